@@ -1,0 +1,24 @@
+# Debian packages (Debian 12). `make deps` installs them; `make check` does it
+# by itself when run as root and something is missing.
+DEB_PACKAGES := make clang llvm llvm-dev libclang-rt-dev afl++ \
+    libcjson-dev libcunit1-dev zlib1g-dev libbz2-dev libzstd-dev \
+    gzip bzip2 zstd python3 python3-jsonschema time
+
+deps-missing = $(shell for p in $(DEB_PACKAGES); do \
+    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done)
+
+.PHONY: deps ensure-deps
+deps:
+	apt-get update
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEB_PACKAGES)
+
+ensure-deps:
+	@missing="$(deps-missing)"; \
+	if [ -n "$$missing" ]; then \
+	    if [ "$$(id -u)" = 0 ]; then \
+	        echo "make: installing missing packages: $$missing"; \
+	        $(MAKE) --no-print-directory deps; \
+	    else \
+	        echo "make: missing Debian packages: $$missing (run 'make deps' as root)" >&2; exit 1; \
+	    fi; \
+	fi

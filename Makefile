@@ -1,0 +1,105 @@
+# tracecheck: the one entry point. See README.md.
+#
+#   make               the tracecheck program and libtracecheck (build/)
+#   make check         every test: unit (CUnit, ASan+UBSan), conformance, regression
+#                      corpus, real clang XRay traces, fuzz smoke of every harness
+#   make conformance   the conformance suite against tracecheck; reports in build/reports/
+#   make fuzz TARGET=xray_parse SECONDS=600    a libFuzzer campaign
+#   make bench         throughput and memory figures against baselines
+#   make install PREFIX=/usr/local
+#   make deps          install the Debian packages everything needs (as root)
+
+.DEFAULT_GOAL := all
+.SUFFIXES:
+.DELETE_ON_ERROR:
+SHELL := /bin/bash
+
+ifeq ($(origin CC),default)
+CC := clang
+endif
+ifeq ($(origin CXX),default)
+CXX := clang++
+endif
+
+BUILD ?= build
+PREFIX ?= /usr/local
+WERROR ?= -Werror
+
+CPPFLAGS += -Iinclude -Ispec -D_FILE_OFFSET_BITS=64
+WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla $(WERROR)
+CFLAGS ?= -O2 -g
+CFLAGS_ALL := -std=c11 $(WARNINGS) -fPIC $(CFLAGS)
+SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+LIBS := -lz -lbz2 -lzstd -lcjson -lm
+
+LIB_SRCS := $(sort $(wildcard parsers/common/*.c parsers/*/*.c generators/common/*.c \
+              generators/*/*.c reports/*.c conformance/runner/*.c))
+CLI_SRCS := $(sort $(wildcard cli/*.c))
+
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
+SAN_LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/san/%.o)
+SAN_CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/san/%.o)
+
+TRACECHECK := $(BUILD)/tracecheck
+TRACECHECK_SAN := $(BUILD)/san/tracecheck
+
+.PHONY: all
+all: $(TRACECHECK) $(BUILD)/libtracecheck.a $(BUILD)/libtracecheck.so
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+$(BUILD)/san/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -std=c11 $(WARNINGS) $(SAN_FLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/libtracecheck.a: $(LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/libtracecheck.so: $(LIB_OBJS)
+	$(CC) -shared -Wl,-soname,libtracecheck.so.0 -o $@ $^ $(LIBS)
+
+$(BUILD)/san/libtracecheck.a: $(SAN_LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(TRACECHECK): $(CLI_OBJS) $(BUILD)/libtracecheck.a
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJS) $(BUILD)/libtracecheck.a $(LIBS)
+
+$(TRACECHECK_SAN): $(SAN_CLI_OBJS) $(BUILD)/san/libtracecheck.a
+	$(CC) $(SAN_FLAGS) -o $@ $(SAN_CLI_OBJS) $(BUILD)/san/libtracecheck.a $(LIBS)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+include .ci/deps.mk
+include tests/tests.mk
+include conformance/conformance.mk
+include fuzz/fuzz.mk
+include bench/bench.mk
+include docs/docs.mk
+
+.PHONY: check
+check: ensure-deps
+	@$(MAKE) --no-print-directory check-all
+
+.PHONY: install
+install: all docs
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/tracecheck
+	install -m 755 $(TRACECHECK) $(DESTDIR)$(PREFIX)/bin/tracecheck
+	install -m 644 $(BUILD)/libtracecheck.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(BUILD)/libtracecheck.so $(DESTDIR)$(PREFIX)/lib/libtracecheck.so.0
+	ln -sf libtracecheck.so.0 $(DESTDIR)$(PREFIX)/lib/libtracecheck.so
+	install -m 644 include/tracecheck/*.h $(DESTDIR)$(PREFIX)/include/tracecheck/
+	install -d $(DESTDIR)$(PREFIX)/share/tracecheck
+	cp -r conformance/cases $(DESTDIR)$(PREFIX)/share/tracecheck/
+
+.PHONY: clean
+clean:
+	rm -rf $(BUILD)
+
+.PHONY: check-all
+check-all: $(CHECK_TARGETS)
+	@echo "make check: all passed"

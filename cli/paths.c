@@ -1,0 +1,88 @@
+#define _DEFAULT_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+
+static int push(cli_paths *p, const char *path)
+{
+    if (p->count == p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 16;
+        char **items = realloc(p->items, cap * sizeof *items);
+        if (!items)
+            return -1;
+        p->items = items;
+        p->cap = cap;
+    }
+    if (!(p->items[p->count] = strdup(path)))
+        return -1;
+    p->count++;
+    return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int walk(cli_paths *p, const char *dir, int depth)
+{
+    if (depth > 64) /* a loop of symbolic links */
+        return 0;
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "tracecheck: %s: cannot open directory: %s\n", dir, strerror(errno));
+        return -1;
+    }
+    cli_paths names = {0};
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        if (e->d_name[0] != '.' && push(&names, e->d_name) != 0)
+            break;
+    closedir(d);
+    qsort(names.items, names.count, sizeof *names.items, by_name);
+    int rc = 0;
+    for (size_t i = 0; i < names.count; i++) {
+        size_t len = strlen(dir) + strlen(names.items[i]) + 2;
+        char *full = malloc(len);
+        if (!full) {
+            rc = -1;
+            break;
+        }
+        snprintf(full, len, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/",
+                 names.items[i]);
+        struct stat st;
+        if (stat(full, &st) == 0 && S_ISDIR(st.st_mode))
+            rc |= walk(p, full, depth + 1);
+        else if (stat(full, &st) == 0 && S_ISREG(st.st_mode))
+            rc |= push(p, full);
+        free(full);
+    }
+    cli_paths_free(&names);
+    return rc;
+}
+
+int cli_expand_paths(cli_paths *out, char **args, int nargs)
+{
+    int rc = 0;
+    for (int i = 0; i < nargs; i++) {
+        struct stat st;
+        if (strcmp(args[i], "-") != 0 && stat(args[i], &st) == 0 && S_ISDIR(st.st_mode))
+            rc |= walk(out, args[i], 0);
+        else
+            rc |= push(out, args[i]); /* files, "-", and names that fail later with a reason */
+    }
+    return rc;
+}
+
+void cli_paths_free(cli_paths *p)
+{
+    for (size_t i = 0; i < p->count; i++)
+        free(p->items[i]);
+    free(p->items);
+    memset(p, 0, sizeof *p);
+}

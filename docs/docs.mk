@@ -1,0 +1,17 @@
+# docs/rules/FORMAT.md are generated from the catalogue (spec/rules.def) and
+# committed so they can be read without building; `make check` fails when
+# they are stale.
+DOC_FORMATS := xray
+
+.PHONY: docs check-docs
+docs: $(TRACECHECK)
+	@mkdir -p docs/rules
+	@for f in $(DOC_FORMATS); do $(TRACECHECK) rules --markdown --format $$f > docs/rules/$$f.md; done
+
+check-docs: $(TRACECHECK)
+	@for f in $(DOC_FORMATS); do \
+	    $(TRACECHECK) rules --markdown --format $$f | diff -u docs/rules/$$f.md - >/dev/null || \
+	    { echo "docs/rules/$$f.md is stale: run 'make docs'" >&2; exit 1; }; done
+	@echo "docs: rule pages up to date"
+
+CHECK_TARGETS += check-docs

@@ -1,0 +1,117 @@
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "formats.h"
+
+static void report_unknown_format(tc_diag_sink *d, const uint8_t *p, size_t n)
+{
+    char hex[3 * 8 + 1] = "";
+    size_t h = 0;
+    for (size_t i = 0; i < n && i < 8; i++)
+        h += (size_t)snprintf(hex + h, sizeof hex - h, "%s%02x", i ? " " : "", p[i]);
+    if (n == 0)
+        tc_report(d, TC_RULE_FORMAT_UNKNOWN, 0, 0, "the input is empty");
+    else
+        tc_report(d, TC_RULE_FORMAT_UNKNOWN, 0, n < 8 ? n : 8,
+                  "no known format starts with %s%s (%zu bytes); use --format to name one",
+                  hex, n > 8 ? " ..." : "", n);
+}
+
+typedef struct dump_state {
+    tc_jsonl w;
+    const tc_format_ops *ops;
+} dump_state;
+
+static void dump_event(void *user, const void *event)
+{
+    dump_state *ds = user;
+    ds->ops->dump(&ds->w, event);
+}
+
+int tc_check_input(tc_input *in, const char *name, const tc_check_opts *c, tc_summary *out,
+                   char *err, size_t errlen)
+{
+    static const tc_options defaults = TC_OPTIONS_INIT;
+    const tc_options *opt = c && c->options ? c->options : &defaults;
+    tc_reader *r = tc_input_reader(in);
+    if (c && c->progress) {
+        r->progress = c->progress;
+        r->progress_user = c->progress_user;
+    }
+    tc_diag_sink d;
+    tc_diag_init(&d, name, opt->max_repeats, opt->pedantic, opt->on_diag, opt->user);
+
+    tc_format format = opt->format;
+    if (format == TC_FORMAT_AUTO) {
+        const uint8_t *p = tc_need(r, TC_SNIFF_BYTES);
+        size_t n = p ? TC_SNIFF_BYTES : tc_avail(r);
+        format = tc_format_detect(r->cur, n);
+        if (format == TC_FORMAT_AUTO && r->failed != TC_READ_DECOMPRESS_ERROR)
+            report_unknown_format(&d, r->cur, n);
+    }
+    const tc_format_ops *ops = tc_format_ops_for(format);
+    if (format != TC_FORMAT_AUTO && !ops) {
+        snprintf(err, errlen, "the %s format is not built into this tracecheck",
+                 tc_format_name(format));
+        return 2;
+    }
+    if (ops) {
+        dump_state ds = {{c ? c->dump : NULL, 0}, ops};
+        tc_parse_ctx ctx = {&d, ds.w.f ? dump_event : NULL, &ds};
+        ops->parse(r, &ctx);
+    }
+    if (r->failed == TC_READ_DECOMPRESS_ERROR)
+        tc_report(&d, TC_RULE_INPUT_DECOMPRESS, r->fail_offset, 0, "%s", r->error);
+    tc_diag_finish(&d);
+
+    if (out) {
+        memset(out, 0, sizeof *out);
+        out->format = format;
+        out->bytes = tc_pos(r);
+        out->errors = d.errors;
+        out->warnings = d.warnings;
+        out->notes = d.notes;
+    }
+    if (r->failed == TC_READ_IO_ERROR) {
+        snprintf(err, errlen, "%s", r->error);
+        return 2;
+    }
+    return d.errors ? 1 : 0;
+}
+
+int tc_check_path(const char *path, const tc_check_opts *c, tc_summary *out, char *err,
+                  size_t errlen)
+{
+    tc_input *in = tc_input_open(path, c ? &c->input : NULL, err, errlen);
+    if (!in)
+        return 2;
+    int status = tc_check_input(in, path, c, out, err, errlen);
+    tc_input_close(in);
+    return status;
+}
+
+int tc_validate_file(const char *path, const tc_options *opt, tc_summary *out, char *errbuf,
+                     size_t errlen)
+{
+    char scratch[256];
+    tc_check_opts c = {.options = opt};
+    if (!errbuf) {
+        errbuf = scratch;
+        errlen = sizeof scratch;
+    }
+    return tc_check_path(path, &c, out, errbuf, errlen);
+}
+
+int tc_validate_buffer(const void *data, size_t size, const char *name, const tc_options *opt,
+                       tc_summary *out)
+{
+    char err[256];
+    tc_check_opts c = {.options = opt};
+    tc_input *in = tc_input_open_memory(data, size, NULL);
+    if (!in)
+        return 2;
+    int status = tc_check_input(in, name ? name : "<memory>", &c, out, err, sizeof err);
+    tc_input_close(in);
+    return status;
+}

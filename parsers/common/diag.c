@@ -1,0 +1,91 @@
+#include <stdio.h>
+#include <string.h>
+
+#include "diag.h"
+
+void tc_diag_init(tc_diag_sink *s, const char *input, unsigned max_repeats, int pedantic,
+                  void (*on_diag)(void *, const tc_diag *), void *user)
+{
+    memset(s, 0, sizeof *s);
+    s->input = input;
+    s->max_repeats = max_repeats ? max_repeats : TC_DEFAULT_MAX_REPEATS;
+    s->pedantic = pedantic;
+    s->on_diag = on_diag;
+    s->user = user;
+    s->first_error_offset = UINT64_MAX;
+}
+
+static void deliver(tc_diag_sink *s, tc_rule_id rule, uint64_t offset, uint64_t length,
+                    uint32_t line, uint32_t column, const char *json_path,
+                    const char *fmt, va_list ap)
+{
+    const tc_rule_info *info = &tc_rules[rule];
+    if (!tc_rule_enabled(s, rule))
+        return;
+    s->count[rule]++;
+    switch (info->severity) {
+    case TC_ERROR:
+        s->errors++;
+        if (offset < s->first_error_offset)
+            s->first_error_offset = offset;
+        break;
+    case TC_WARNING: s->warnings++; break;
+    case TC_NOTE: s->notes++; break;
+    }
+    if (!s->on_diag || s->count[rule] > s->max_repeats)
+        return;
+
+    char message[512];
+    vsnprintf(message, sizeof message, fmt, ap);
+    char context[256];
+    context[0] = '\0';
+    if (s->context_fn)
+        s->context_fn(s->context_parser, context, sizeof context);
+    tc_diag d = {
+        .rule = info, .severity = info->severity, .input = s->input,
+        .offset = offset, .length = length, .line = line, .column = column,
+        .json_path = json_path, .message = message,
+        .context = context[0] ? context : NULL,
+    };
+    s->on_diag(s->user, &d);
+}
+
+void tc_report(tc_diag_sink *s, tc_rule_id rule, uint64_t offset, uint64_t length,
+               const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    deliver(s, rule, offset, length, 0, 0, NULL, fmt, ap);
+    va_end(ap);
+}
+
+void tc_report_text(tc_diag_sink *s, tc_rule_id rule, uint64_t offset, uint64_t length,
+                    uint32_t line, uint32_t column, const char *json_path,
+                    const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    deliver(s, rule, offset, length, line, column, json_path, fmt, ap);
+    va_end(ap);
+}
+
+void tc_diag_finish(tc_diag_sink *s)
+{
+    s->context_fn = NULL;
+    for (int r = 0; r < TC_RULE__COUNT; r++) {
+        if (s->count[r] <= s->max_repeats || r == TC_RULE_DIAG_SUPPRESSED)
+            continue;
+        if (!s->on_diag)
+            continue;
+        /* Not counted as a note of the input: it is about the report, not the data. */
+        char message[256];
+        snprintf(message, sizeof message, "%llu further %s findings not shown (%llu in all)",
+                 (unsigned long long)(s->count[r] - s->max_repeats), tc_rules[r].id,
+                 (unsigned long long)s->count[r]);
+        tc_diag d = {
+            .rule = &tc_rules[TC_RULE_DIAG_SUPPRESSED], .severity = TC_NOTE,
+            .input = s->input, .message = message, .unlocated = 1,
+        };
+        s->on_diag(s->user, &d);
+    }
+}

@@ -1,0 +1,56 @@
+/*
+ * Diagnostic sink shared by every parser. A parser reports a finding with the
+ * rule id, a byte location and a printf-style message carrying the offending
+ * values; the sink applies --pedantic, counts every finding, caps repeats of
+ * one rule, and passes the rest to the user's callback.
+ */
+#ifndef TC_DIAG_H
+#define TC_DIAG_H
+
+#include <stdarg.h>
+#include <stdint.h>
+
+#include "rules.h"
+
+#define TC_DEFAULT_MAX_REPEATS 20u
+
+/* Writes where the parser is ("in buffer 3 of thread 2017 at offset 0x20")
+ * into buf. Called only when a finding is reported, so a parser pays nothing
+ * for its context on the fast path. */
+typedef void (*tc_context_fn)(void *parser, char *buf, size_t size);
+
+typedef struct tc_diag_sink {
+    const char *input;
+    void (*on_diag)(void *user, const tc_diag *d);
+    void *user;
+    unsigned max_repeats;
+    int pedantic;
+    tc_context_fn context_fn;
+    void *context_parser;
+    uint64_t errors, warnings, notes;
+    uint64_t first_error_offset;
+    uint64_t count[TC_RULE__COUNT]; /* findings per rule, suppressed ones included */
+} tc_diag_sink;
+
+void tc_diag_init(tc_diag_sink *s, const char *input, unsigned max_repeats, int pedantic,
+                  void (*on_diag)(void *, const tc_diag *), void *user);
+
+/* Whether a rule would be reported at all (pedantic rules need --pedantic):
+ * lets a parser skip checks nobody asked for. */
+static inline int tc_rule_enabled(const tc_diag_sink *s, tc_rule_id r)
+{
+    return s->pedantic || !(tc_rules[r].flags & TC_RF_PEDANTIC);
+}
+
+void tc_report(tc_diag_sink *s, tc_rule_id rule, uint64_t offset, uint64_t length,
+               const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* For text formats: line and column (1-based) and a JSON path. */
+void tc_report_text(tc_diag_sink *s, tc_rule_id rule, uint64_t offset, uint64_t length,
+                    uint32_t line, uint32_t column, const char *json_path,
+                    const char *fmt, ...) __attribute__((format(printf, 8, 9)));
+
+/* Emits one TC-DIAG-SUPPRESSED note per rule that went over the cap. */
+void tc_diag_finish(tc_diag_sink *s);
+
+#endif

@@ -1,0 +1,549 @@
+#define _DEFAULT_SOURCE
+#include <bzlib.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "input.h"
+
+#define DEFAULT_MAP_WINDOW (16u << 20)
+#define DEFAULT_STREAM_BUFFER (1u << 20)
+#define RAW_BUFFER (256u << 10)
+
+static const uint8_t empty_window[1];
+
+struct tc_input {
+    tc_reader r;
+    tc_compression comp;
+    int fd;
+    int own_fd;
+    /* mmap source */
+    uint64_t file_size;
+    size_t window;
+    void *map;
+    size_t map_len;
+    /* stream output buffer (plain fd or decompressed) */
+    uint8_t *buf;
+    size_t cap;
+    /* compressed bytes: from memory or read from fd into raw */
+    const uint8_t *mem;
+    size_t mem_size, mem_pos;
+    uint8_t *raw;
+    size_t raw_pos, raw_len;
+    int raw_eof;
+    uint64_t raw_consumed; /* compressed bytes consumed, for messages */
+    /* decompressors */
+    z_stream z;
+    int z_live;
+    bz_stream bz;
+    int bz_live;
+    ZSTD_DStream *zs;
+    size_t zs_last; /* last ZSTD_decompressStream result: 0 = at a frame end */
+    int member_done;  /* the current gzip/bzip2 member ended cleanly */
+};
+
+tc_compression tc_detect_compression(const unsigned char *p, size_t n)
+{
+    if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b)
+        return TC_COMP_GZIP;
+    if (n >= 4 && p[0] == 'B' && p[1] == 'Z' && p[2] == 'h' && p[3] >= '1' && p[3] <= '9')
+        return TC_COMP_BZIP2;
+    if (n >= 4 && p[0] == 0x28 && p[1] == 0xb5 && p[2] == 0x2f && p[3] == 0xfd)
+        return TC_COMP_ZSTD;
+    return TC_COMP_NONE;
+}
+
+const char *tc_compression_name(tc_compression c)
+{
+    switch (c) {
+    case TC_COMP_GZIP: return "gzip";
+    case TC_COMP_BZIP2: return "bzip2";
+    case TC_COMP_ZSTD: return "zstd";
+    default: return "none";
+    }
+}
+
+static void fail(tc_input *in, int kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Records the first failure; the reader then reports the end of the input. */
+static void fail(tc_input *in, int kind, const char *fmt, ...)
+{
+    tc_reader *r = &in->r;
+    if (!r->failed) {
+        r->failed = kind;
+        r->fail_offset = tc_pos(r) + tc_avail(r);
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(r->error, sizeof r->error, fmt, ap);
+        va_end(ap);
+    }
+    r->eof = 1;
+}
+
+/* ---- mmap windows over a regular file ---- */
+
+static void unmap(tc_input *in)
+{
+    if (in->map)
+        munmap(in->map, in->map_len);
+    in->map = NULL;
+    in->map_len = 0;
+}
+
+static void map_at(tc_input *in, uint64_t pos, size_t need)
+{
+    tc_reader *r = &in->r;
+    long page = sysconf(_SC_PAGESIZE);
+    uint64_t off = pos - pos % (uint64_t)page;
+    uint64_t len = (pos - off) + (need > in->window ? need : in->window);
+    if (len > in->file_size - off)
+        len = in->file_size - off;
+    unmap(in);
+    void *m = mmap(NULL, (size_t)len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, in->fd, (off_t)off);
+    if (m == MAP_FAILED) {
+        r->base = r->cur = r->end = empty_window;
+        r->base_off = pos;
+        fail(in, TC_READ_IO_ERROR, "cannot map the file: %s", strerror(errno));
+        return;
+    }
+    madvise(m, (size_t)len, MADV_SEQUENTIAL);
+    in->map = m;
+    in->map_len = (size_t)len;
+    r->base = m;
+    r->base_off = off;
+    r->cur = r->base + (pos - off);
+    r->end = r->base + len;
+    r->eof = off + len >= in->file_size;
+}
+
+static void map_fill(tc_reader *r, size_t need)
+{
+    tc_input *in = r->src;
+    uint64_t pos = tc_pos(r);
+    if (pos >= in->file_size) {
+        r->eof = 1;
+        return;
+    }
+    map_at(in, pos, need);
+}
+
+static void map_skip(tc_reader *r, uint64_t n)
+{
+    tc_input *in = r->src;
+    uint64_t pos = tc_pos(r);
+    pos = n > in->file_size - pos ? in->file_size : pos + n;
+    unmap(in);
+    r->base = r->cur = r->end = empty_window;
+    r->base_off = pos;
+    r->eof = pos >= in->file_size;
+}
+
+/* ---- streams: a buffer filled by read() or a decompressor ---- */
+
+/* Appends up to `room` bytes at `dst`; returns how many (0 at the end). */
+static size_t produce(tc_input *in, uint8_t *dst, size_t room);
+
+static void stream_fill(tc_reader *r, size_t need)
+{
+    tc_input *in = r->src;
+    size_t keep = tc_avail(r);
+    /* Keep the unread bytes, at the front of a buffer big enough for need. */
+    if (need > in->cap) {
+        size_t cap = in->cap;
+        while (cap < need)
+            cap *= 2;
+        uint8_t *nb = malloc(cap);
+        if (!nb) {
+            fail(in, TC_READ_IO_ERROR, "out of memory for a %zu-byte window", cap);
+            return;
+        }
+        memcpy(nb, r->cur, keep);
+        free(in->buf);
+        in->buf = nb;
+        in->cap = cap;
+    } else if (keep) {
+        memmove(in->buf, r->cur, keep);
+    }
+    r->base_off = tc_pos(r);
+    r->base = r->cur = in->buf;
+    r->end = in->buf + keep;
+    while (tc_avail(r) < in->cap && !r->eof) {
+        size_t got = produce(in, (uint8_t *)r->end, in->cap - tc_avail(r));
+        if (got == 0) {
+            r->eof = 1;
+            break;
+        }
+        r->end += got;
+        if (tc_avail(r) >= need && in->comp == TC_COMP_NONE)
+            break; /* a pipe: do not wait for more than was asked */
+    }
+}
+
+static void stream_skip(tc_reader *r, uint64_t n)
+{
+    while (n > 0) {
+        size_t a = tc_avail(r);
+        if (a == 0) {
+            if (r->eof)
+                return;
+            tc_input *in = r->src;
+            stream_fill(r, in->cap < n ? in->cap : (size_t)n);
+            continue;
+        }
+        size_t step = n < a ? (size_t)n : a;
+        r->cur += step;
+        n -= step;
+    }
+}
+
+static size_t read_fd(tc_input *in, uint8_t *dst, size_t room)
+{
+    for (;;) {
+        ssize_t got = read(in->fd, dst, room);
+        if (got >= 0)
+            return (size_t)got;
+        if (errno == EINTR)
+            continue;
+        fail(in, TC_READ_IO_ERROR, "read failed: %s", strerror(errno));
+        return 0;
+    }
+}
+
+/* Compressed bytes not yet consumed; refills raw from the fd when empty. */
+static int raw_ready(tc_input *in, const uint8_t **p, size_t *n)
+{
+    if (in->mem) {
+        *p = in->mem + in->mem_pos;
+        *n = in->mem_size - in->mem_pos;
+        return *n > 0;
+    }
+    if (in->raw_pos == in->raw_len && !in->raw_eof) {
+        in->raw_pos = 0;
+        in->raw_len = read_fd(in, in->raw, RAW_BUFFER);
+        if (in->raw_len == 0)
+            in->raw_eof = 1;
+    }
+    *p = in->raw + in->raw_pos;
+    *n = in->raw_len - in->raw_pos;
+    return *n > 0;
+}
+
+static void raw_consume(tc_input *in, size_t n)
+{
+    if (in->mem)
+        in->mem_pos += n;
+    else
+        in->raw_pos += n;
+    in->raw_consumed += n;
+}
+
+static size_t produce_gzip(tc_input *in, uint8_t *dst, size_t room)
+{
+    const uint8_t *src;
+    size_t n;
+    size_t made = 0;
+    while (made == 0) {
+        if (!raw_ready(in, &src, &n)) {
+            if (!in->member_done)
+                fail(in, TC_READ_DECOMPRESS_ERROR,
+                     "the gzip stream ends early (after %llu compressed bytes)", (unsigned long long)in->raw_consumed);
+            return 0;
+        }
+        if (in->member_done) {
+            /* Another member may follow (concatenated .gz files). */
+            if (n < 2 || src[0] != 0x1f || src[1] != 0x8b) {
+                fail(in, TC_READ_DECOMPRESS_ERROR,
+                     "gzip: data after the end of the stream (at compressed byte %llu)", (unsigned long long)in->raw_consumed);
+                return 0;
+            }
+            inflateReset(&in->z);
+            in->member_done = 0;
+        }
+        in->z.next_in = (Bytef *)src;
+        in->z.avail_in = (uInt)(n > UINT32_MAX ? UINT32_MAX : n);
+        in->z.next_out = dst + made;
+        in->z.avail_out = (uInt)(room - made > UINT32_MAX ? UINT32_MAX : room - made);
+        size_t before_in = in->z.avail_in, before_out = in->z.avail_out;
+        int rc = inflate(&in->z, Z_NO_FLUSH);
+        raw_consume(in, before_in - in->z.avail_in);
+        made += before_out - in->z.avail_out;
+        if (rc == Z_STREAM_END) {
+            in->member_done = 1;
+        } else if (rc != Z_OK && !(rc == Z_BUF_ERROR && made > 0)) {
+            fail(in, TC_READ_DECOMPRESS_ERROR, "corrupt gzip data (near compressed byte %llu)", (unsigned long long)in->raw_consumed);
+            return made;
+        }
+    }
+    return made;
+}
+
+static size_t produce_bzip2(tc_input *in, uint8_t *dst, size_t room)
+{
+    const uint8_t *src;
+    size_t n;
+    size_t made = 0;
+    while (made == 0) {
+        if (!raw_ready(in, &src, &n)) {
+            if (!in->member_done)
+                fail(in, TC_READ_DECOMPRESS_ERROR,
+                     "the bzip2 stream ends early (after %llu compressed bytes)", (unsigned long long)in->raw_consumed);
+            return 0;
+        }
+        if (in->member_done) {
+            if (tc_detect_compression(src, n) != TC_COMP_BZIP2) {
+                fail(in, TC_READ_DECOMPRESS_ERROR,
+                     "bzip2: data after the end of the stream (at compressed byte %llu)", (unsigned long long)in->raw_consumed);
+                return 0;
+            }
+            BZ2_bzDecompressEnd(&in->bz);
+            memset(&in->bz, 0, sizeof in->bz);
+            if (BZ2_bzDecompressInit(&in->bz, 0, 0) != BZ_OK) {
+                in->bz_live = 0;
+                fail(in, TC_READ_DECOMPRESS_ERROR, "bzip2: cannot start a decoder");
+                return 0;
+            }
+            in->member_done = 0;
+        }
+        in->bz.next_in = (char *)src;
+        in->bz.avail_in = (unsigned)(n > UINT32_MAX ? UINT32_MAX : n);
+        in->bz.next_out = (char *)dst + made;
+        in->bz.avail_out = (unsigned)(room - made > UINT32_MAX ? UINT32_MAX : room - made);
+        size_t before_in = in->bz.avail_in, before_out = in->bz.avail_out;
+        int rc = BZ2_bzDecompress(&in->bz);
+        raw_consume(in, before_in - in->bz.avail_in);
+        made += before_out - in->bz.avail_out;
+        if (rc == BZ_STREAM_END) {
+            in->member_done = 1;
+        } else if (rc != BZ_OK) {
+            fail(in, TC_READ_DECOMPRESS_ERROR, "corrupt bzip2 data (near compressed byte %llu)", (unsigned long long)in->raw_consumed);
+            return made;
+        }
+    }
+    return made;
+}
+
+static size_t produce_zstd(tc_input *in, uint8_t *dst, size_t room)
+{
+    const uint8_t *src;
+    size_t n;
+    size_t made = 0;
+    while (made == 0) {
+        if (!raw_ready(in, &src, &n)) {
+            if (in->zs_last != 0)
+                fail(in, TC_READ_DECOMPRESS_ERROR,
+                     "the zstd stream ends early (after %llu compressed bytes)", (unsigned long long)in->raw_consumed);
+            return 0;
+        }
+        ZSTD_inBuffer ib = {src, n, 0};
+        ZSTD_outBuffer ob = {dst + made, room - made, 0};
+        size_t rc = ZSTD_decompressStream(in->zs, &ob, &ib);
+        raw_consume(in, ib.pos);
+        made += ob.pos;
+        if (ZSTD_isError(rc)) {
+            fail(in, TC_READ_DECOMPRESS_ERROR, "corrupt zstd data: %s (near compressed byte %llu)",
+                 ZSTD_getErrorName(rc), (unsigned long long)in->raw_consumed);
+            return made;
+        }
+        in->zs_last = rc;
+        if (ib.pos == 0 && ob.pos == 0 && rc != 0 && n > 0 && ob.size > 0) {
+            /* No progress with input and room: the decoder wants a larger
+             * read; it reads everything it was given, so this is corrupt. */
+            fail(in, TC_READ_DECOMPRESS_ERROR, "zstd decoder made no progress (compressed byte %llu)",
+                 (unsigned long long)in->raw_consumed);
+            return made;
+        }
+    }
+    return made;
+}
+
+static size_t produce(tc_input *in, uint8_t *dst, size_t room)
+{
+    switch (in->comp) {
+    case TC_COMP_GZIP: return produce_gzip(in, dst, room);
+    case TC_COMP_BZIP2: return produce_bzip2(in, dst, room);
+    case TC_COMP_ZSTD: return produce_zstd(in, dst, room);
+    default: return read_fd(in, dst, room);
+    }
+}
+
+/* ---- opening ---- */
+
+static tc_input *new_input(const tc_input_opts *opts)
+{
+    tc_input *in = calloc(1, sizeof *in);
+    if (!in)
+        return NULL;
+    in->fd = -1;
+    in->window = opts && opts->window ? opts->window : DEFAULT_MAP_WINDOW;
+    in->r.src = in;
+    in->r.base = in->r.cur = in->r.end = empty_window;
+    return in;
+}
+
+static int start_decoder(tc_input *in)
+{
+    switch (in->comp) {
+    case TC_COMP_GZIP:
+        if (inflateInit2(&in->z, 15 + 16) != Z_OK)
+            return -1;
+        in->z_live = 1;
+        return 0;
+    case TC_COMP_BZIP2:
+        if (BZ2_bzDecompressInit(&in->bz, 0, 0) != BZ_OK)
+            return -1;
+        in->bz_live = 1;
+        return 0;
+    case TC_COMP_ZSTD:
+        in->zs = ZSTD_createDStream();
+        if (!in->zs)
+            return -1;
+        ZSTD_initDStream(in->zs);
+        in->zs_last = 1;
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+static int start_stream(tc_input *in, const tc_input_opts *opts)
+{
+    in->cap = opts && opts->window ? opts->window : DEFAULT_STREAM_BUFFER;
+    if (in->cap < 64)
+        in->cap = 64;
+    in->buf = malloc(in->cap);
+    if (!in->buf)
+        return -1;
+    in->r.base = in->r.cur = in->r.end = in->buf;
+    in->r.fill = stream_fill;
+    in->r.skip = stream_skip;
+    if (in->comp != TC_COMP_NONE) {
+        if (!in->mem && !(in->raw = malloc(RAW_BUFFER)))
+            return -1;
+        if (start_decoder(in) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+tc_input *tc_input_open(const char *path, const tc_input_opts *opts, char *err, size_t errlen)
+{
+    tc_input *in = new_input(opts);
+    if (!in) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    if (strcmp(path, "-") == 0) {
+        in->fd = 0;
+    } else {
+        in->fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (in->fd < 0) {
+            snprintf(err, errlen, "cannot open: %s", strerror(errno));
+            free(in);
+            return NULL;
+        }
+        in->own_fd = 1;
+    }
+    struct stat st;
+    if (fstat(in->fd, &st) != 0) {
+        snprintf(err, errlen, "cannot stat: %s", strerror(errno));
+        tc_input_close(in);
+        return NULL;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "is a directory");
+        tc_input_close(in);
+        return NULL;
+    }
+    unsigned char magic[4];
+    size_t have = 0;
+    if (S_ISREG(st.st_mode)) {
+        in->file_size = (uint64_t)st.st_size;
+        ssize_t got = pread(in->fd, magic, sizeof magic, 0);
+        have = got > 0 ? (size_t)got : 0;
+        in->comp = tc_detect_compression(magic, have);
+        if (in->comp == TC_COMP_NONE && !(opts && opts->no_mmap)) {
+            in->r.fill = map_fill;
+            in->r.skip = map_skip;
+            in->r.eof = in->file_size == 0;
+            return in;
+        }
+    } else {
+        /* A pipe: the magic bytes must be read, and then kept. */
+        while (have < sizeof magic) {
+            ssize_t got = read(in->fd, magic + have, sizeof magic - have);
+            if (got < 0 && errno == EINTR)
+                continue;
+            if (got <= 0)
+                break;
+            have += (size_t)got;
+        }
+        in->comp = tc_detect_compression(magic, have);
+    }
+    if (start_stream(in, opts) != 0) {
+        snprintf(err, errlen, "cannot start the %s reader", tc_compression_name(in->comp));
+        tc_input_close(in);
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        if (in->comp == TC_COMP_NONE) {
+            memcpy(in->buf, magic, have);
+            in->r.end = in->buf + have;
+        } else {
+            memcpy(in->raw, magic, have);
+            in->raw_len = have;
+        }
+        if (have < sizeof magic)
+            in->r.eof = in->comp == TC_COMP_NONE;
+    }
+    return in;
+}
+
+tc_input *tc_input_open_memory(const void *data, size_t size, const tc_input_opts *opts)
+{
+    tc_input *in = new_input(opts);
+    if (!in)
+        return NULL;
+    in->comp = tc_detect_compression(data, size);
+    if (in->comp == TC_COMP_NONE) {
+        tc_reader_init_memory(&in->r, data, size);
+        return in;
+    }
+    in->mem = data;
+    in->mem_size = size;
+    if (start_stream(in, opts) != 0) {
+        tc_input_close(in);
+        return NULL;
+    }
+    return in;
+}
+
+tc_reader *tc_input_reader(tc_input *in) { return &in->r; }
+
+tc_compression tc_input_compression(const tc_input *in) { return in->comp; }
+
+void tc_input_close(tc_input *in)
+{
+    if (!in)
+        return;
+    unmap(in);
+    if (in->z_live)
+        inflateEnd(&in->z);
+    if (in->bz_live)
+        BZ2_bzDecompressEnd(&in->bz);
+    if (in->zs)
+        ZSTD_freeDStream(in->zs);
+    if (in->own_fd)
+        close(in->fd);
+    free(in->buf);
+    free(in->raw);
+    free(in);
+}

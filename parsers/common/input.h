@@ -1,0 +1,44 @@
+/*
+ * Inputs: files, standard input and memory, with gzip, bzip2 and zstd
+ * decompressed transparently when the first bytes carry their magic number.
+ * A regular uncompressed file is mapped in sliding windows, never read into
+ * memory twice; everything else streams through a bounded buffer.
+ */
+#ifndef TC_INPUT_H
+#define TC_INPUT_H
+
+#include <stddef.h>
+
+#include "reader.h"
+
+typedef enum tc_compression {
+    TC_COMP_NONE = 0,
+    TC_COMP_GZIP,
+    TC_COMP_BZIP2,
+    TC_COMP_ZSTD
+} tc_compression;
+
+typedef struct tc_input tc_input;
+
+typedef struct tc_input_opts {
+    size_t window; /* bytes per mmap window / stream buffer; 0 = default (16 MiB / 1 MiB) */
+    int no_mmap;   /* read regular files through the stream path (tests) */
+} tc_input_opts;
+
+/* Opens path ("-" for standard input). On failure returns NULL and writes the
+ * reason into err. */
+tc_input *tc_input_open(const char *path, const tc_input_opts *opts, char *err, size_t errlen);
+
+/* Bytes in memory, decompressed too when they carry a magic number. The bytes
+ * must outlive the input. */
+tc_input *tc_input_open_memory(const void *data, size_t size, const tc_input_opts *opts);
+
+tc_reader *tc_input_reader(tc_input *in);
+tc_compression tc_input_compression(const tc_input *in);
+const char *tc_compression_name(tc_compression c);
+void tc_input_close(tc_input *in);
+
+/* The compression a magic number announces (at least 4 bytes needed). */
+tc_compression tc_detect_compression(const unsigned char *p, size_t n);
+
+#endif

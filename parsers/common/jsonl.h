@@ -1,0 +1,33 @@
+/*
+ * Writer of one-line JSON objects (the canonical dump and JSON reports).
+ * 64-bit quantities go out as decimal strings (tc_jl_u64s) so that readers
+ * that parse numbers as doubles lose nothing.
+ */
+#ifndef TC_JSONL_H
+#define TC_JSONL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct tc_jsonl {
+    FILE *f;
+    int fields; /* fields written in the current object */
+} tc_jsonl;
+
+void tc_jl_begin(tc_jsonl *w, const char *type); /* {"t":"type" */
+void tc_jl_open(tc_jsonl *w);                     /* { */
+void tc_jl_end(tc_jsonl *w);                      /* }\n */
+void tc_jl_u64s(tc_jsonl *w, const char *key, uint64_t v);
+void tc_jl_i64s(tc_jsonl *w, const char *key, int64_t v);
+void tc_jl_int(tc_jsonl *w, const char *key, int64_t v);
+void tc_jl_uint(tc_jsonl *w, const char *key, uint64_t v);
+void tc_jl_bool(tc_jsonl *w, const char *key, int v);
+void tc_jl_str(tc_jsonl *w, const char *key, const char *s);
+void tc_jl_null(tc_jsonl *w, const char *key);
+void tc_jl_hex(tc_jsonl *w, const char *key, const uint8_t *p, size_t n);
+
+/* A JSON string literal, quotes included, escaped per RFC 8259. */
+void tc_json_write_string(FILE *f, const char *s);
+
+#endif

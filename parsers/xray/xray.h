@@ -1,0 +1,90 @@
+/*
+ * LLVM XRay Flight Data Recorder traces, versions 1 to 5, both byte orders.
+ * The grammar, record table and rulings are in ../shared/notes/xray-fdr.md;
+ * the rules are XRAY-* in spec/rules/xray.def.
+ */
+#ifndef TC_XRAY_H
+#define TC_XRAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/parse.h"
+
+#define TC_XRAY_HEADER_SIZE 32
+#define TC_XRAY_FUNCTION_SIZE 8
+#define TC_XRAY_METADATA_SIZE 16
+/* NewBuffer + WallTimeMarker + NewCPUId: the smallest version 1 buffer. */
+#define TC_XRAY_MIN_V1_BUFFER 48
+#define TC_XRAY_MAX_STACK 1024
+
+/* Metadata record kinds (first byte >> 1 in little-endian files). */
+typedef enum tc_xray_kind {
+    TC_XRAY_NEW_BUFFER = 0,
+    TC_XRAY_END_OF_BUFFER = 1,
+    TC_XRAY_NEW_CPU = 2,
+    TC_XRAY_TSC_WRAP = 3,
+    TC_XRAY_WALL_TIME = 4,
+    TC_XRAY_CUSTOM_EVENT = 5,
+    TC_XRAY_CALL_ARG = 6,
+    TC_XRAY_BUFFER_EXTENTS = 7,
+    TC_XRAY_TYPED_EVENT = 8,
+    TC_XRAY_PID = 9,
+    TC_XRAY_KIND_COUNT = 10
+} tc_xray_kind;
+
+/* Function record actions. */
+enum { TC_XRAY_ENTER = 0, TC_XRAY_EXIT = 1, TC_XRAY_TAIL_EXIT = 2, TC_XRAY_ENTER_ARGS = 3 };
+
+/* Event kinds: one per record kind, plus the header and function records. */
+typedef enum tc_xray_event_kind {
+    TC_XRAY_EV_HEADER = 100,
+    TC_XRAY_EV_FUNCTION = 101,
+    /* below 100: a metadata record of that tc_xray_kind */
+} tc_xray_event_kind;
+
+typedef struct tc_xray_header {
+    uint16_t version, type;
+    uint32_t bitfield;
+    uint64_t cycle_frequency;
+    uint64_t buffer_size;
+    int big_endian;
+} tc_xray_header;
+
+/* One decoded record. Fields not used by a kind are 0. */
+typedef struct tc_xray_event {
+    int kind;            /* tc_xray_kind, TC_XRAY_EV_HEADER or TC_XRAY_EV_FUNCTION */
+    uint64_t offset;     /* of the record's first byte */
+    const tc_xray_header *header;
+    /* the state after this record */
+    uint16_t cpu;
+    uint64_t tsc;        /* absolute TSC reconstructed for this CPU */
+    int32_t tid, pid;
+    /* fields of the record */
+    unsigned action;     /* function */
+    uint32_t func_id;    /* function */
+    uint32_t delta;      /* function: u32; v5 events: the i32 delta as written */
+    uint64_t value;      /* NewCPUId/TSCWrap/v1-4 event TSC, CallArgument, BufferExtents */
+    int32_t id;          /* NewBuffer thread id, PIDEntry process id, as written */
+    int64_t wall_sec;    /* WallTimeMarker */
+    int32_t wall_usec;
+    int32_t size;        /* custom/typed event payload size as written */
+    uint16_t event_type; /* typed event */
+    uint16_t event_cpu;  /* version 4 custom event */
+    const uint8_t *data; /* payload; NULL when it could not be held (data_len 0) */
+    size_t data_len;
+} tc_xray_event;
+
+/* Whether the first bytes look like an XRay trace header (either byte order,
+ * type 0 or 1). */
+int tc_xray_sniff(const uint8_t *p, size_t n);
+
+/* Validates the trace read from r, reporting into ctx->diags and passing each
+ * record to ctx->on_event. */
+void tc_xray_parse(tc_reader *r, const tc_parse_ctx *ctx);
+
+/* Name of an action or metadata kind, for messages and dumps. */
+const char *tc_xray_action_name(unsigned action);
+const char *tc_xray_kind_name(unsigned kind);
+
+#endif

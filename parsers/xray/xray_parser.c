@@ -1,0 +1,854 @@
+/*
+ * Strict streaming parser for XRay FDR traces. One pass, no seeking back;
+ * state is per buffer (preamble step, CPU and TSC, a bounded call stack), so
+ * memory does not grow with the trace. Every length is checked against the
+ * buffer and the input before it is used.
+ *
+ * Framing: version 1 buffers are buffer_size bytes from their NewBuffer;
+ * later versions put a BufferExtents(n) record before n bytes of records.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/bytes.h"
+#include "xray.h"
+
+enum step { STEP_NEW_BUFFER, STEP_WALL_TIME, STEP_PID, STEP_CPU, STEP_BODY };
+enum last { LAST_OTHER, LAST_ENTER, LAST_ENTER_ARGS, LAST_CALL_ARG, LAST_UNKNOWN };
+
+#define CPU_SLOTS 16
+
+typedef struct xray_parser {
+    tc_reader *r;
+    tc_diag_sink *d;
+    const tc_parse_ctx *ctx;
+    tc_xray_header h;
+    int be;
+    unsigned version;
+    uint8_t extents_tag, new_buffer_tag; /* first bytes of those records */
+
+    /* the current buffer */
+    uint64_t index;     /* buffers started so far */
+    int in_buffer;      /* 0 between buffers */
+    int have_pid;
+    uint64_t start;     /* offset of its BufferExtents (v2+) or NewBuffer (v1) */
+    uint64_t end;       /* one past its last byte; UINT64_MAX when following records past it */
+    int following;      /* extents too small: reading on to the next BufferExtents */
+    int ended_by_eof;   /* the input ended inside the buffer */
+    int step;           /* enum step */
+    int preamble_reported;
+    int last;           /* enum last: what came before, for CallArgument */
+    int32_t tid, pid;
+    int cpu_known;
+    uint16_t cpu;
+    uint64_t tsc;
+    uint64_t typed_events;
+    struct { uint16_t cpu; uint64_t tsc; } cpus[CPU_SLOTS];
+    unsigned ncpus, cpu_next;
+    uint32_t depth;
+    uint64_t untracked; /* frames beyond TC_XRAY_MAX_STACK */
+    uint32_t stack[TC_XRAY_MAX_STACK];
+    uint64_t stack_off[TC_XRAY_MAX_STACK];
+} xray_parser;
+
+static const char *const kind_names[TC_XRAY_KIND_COUNT] = {
+    "NewBuffer",  "EndOfBuffer",       "NewCPUId",    "TSCWrap",          "WallTimeMarker",
+    "CustomEventMarker", "CallArgument", "BufferExtents", "TypedEventMarker", "PIDEntry",
+};
+
+static const char *const action_names[8] = {
+    "Entry", "Exit", "Tail_Exit", "Entry_Args", "action 4", "action 5", "action 6", "action 7",
+};
+
+const char *tc_xray_kind_name(unsigned kind)
+{
+    return kind < TC_XRAY_KIND_COUNT ? kind_names[kind] : "unknown metadata";
+}
+
+const char *tc_xray_action_name(unsigned action) { return action_names[action & 7]; }
+
+/* Byte-order-specific bit layout of the first byte and word (FDR doc
+ * §Function Records: LSB first on little-endian, MSB first on big-endian). */
+static inline int is_metadata(const xray_parser *p, uint8_t b)
+{
+    return p->be ? b >> 7 : b & 1;
+}
+
+static inline unsigned meta_kind(const xray_parser *p, uint8_t b)
+{
+    return p->be ? b & 0x7fu : b >> 1;
+}
+
+static uint8_t meta_tag(int be, unsigned kind)
+{
+    return be ? (uint8_t)(0x80u | kind) : (uint8_t)(kind << 1 | 1u);
+}
+
+int tc_xray_sniff(const uint8_t *b, size_t n)
+{
+    if (n < 4)
+        return 0;
+    for (int be = 0; be <= 1; be++) {
+        unsigned type = tc_rd16(b + 2, be);
+        unsigned version = tc_rd16(b, be);
+        if (type == 1 && version >= 1 && version <= 0xff)
+            return 1;
+        if (type == 0 && version >= 1 && version <= 5)
+            return 1;
+    }
+    /* A version outside 1..5 with type 1 in either order: still XRay, with a
+     * header error to report rather than "unknown format". */
+    return (b[2] == 1 && b[3] == 0) || (b[2] == 0 && b[3] == 1);
+}
+
+/* ---- reporting ---- */
+
+static void context(void *parser, char *buf, size_t size)
+{
+    xray_parser *p = parser;
+    if (!p->in_buffer)
+        return;
+    int n = snprintf(buf, size, "in buffer %" PRIu64 " at offset %" PRIu64, p->index, p->start);
+    if (n <= 0 || (size_t)n >= size || p->step == STEP_NEW_BUFFER)
+        return;
+    if (p->have_pid)
+        snprintf(buf + n, size - (size_t)n, " (thread %" PRId32 ", process %" PRId32 ")", p->tid,
+                 p->pid);
+    else
+        snprintf(buf + n, size - (size_t)n, " (thread %" PRId32 ")", p->tid);
+}
+
+static void emit(xray_parser *p, tc_xray_event *ev)
+{
+    ev->header = &p->h;
+    ev->cpu = p->cpu;
+    ev->tsc = p->tsc;
+    ev->tid = p->tid;
+    ev->pid = p->pid;
+    p->ctx->on_event(p->ctx->user, ev);
+}
+
+#define EMITTING(p) ((p)->ctx->on_event != NULL)
+
+static void check_reserved(xray_parser *p, uint64_t pos, const uint8_t *b, unsigned used,
+                           unsigned kind)
+{
+    if (!tc_rule_enabled(p->d, TC_RULE_XRAY_RECORD_RESERVED_NONZERO))
+        return;
+    for (unsigned i = 1 + used; i < TC_XRAY_METADATA_SIZE; i++) {
+        if (b[i] == 0)
+            continue;
+        char hex[3 * 16 + 1];
+        size_t h = 0;
+        for (unsigned j = 1 + used; j < TC_XRAY_METADATA_SIZE; j++)
+            h += (size_t)snprintf(hex + h, sizeof hex - h, "%s%02x", h ? " " : "", b[j]);
+        tc_report(p->d, TC_RULE_XRAY_RECORD_RESERVED_NONZERO, pos + 1 + used,
+                  TC_XRAY_METADATA_SIZE - 1 - used, "%s record has reserved bytes %s",
+                  tc_xray_kind_name(kind), hex);
+        return;
+    }
+}
+
+/* ---- buffer state ---- */
+
+static void start_buffer(xray_parser *p, uint64_t start, uint64_t length)
+{
+    p->index++;
+    p->in_buffer = 1;
+    p->have_pid = 0;
+    p->start = start;
+    p->end = length > UINT64_MAX - start ? UINT64_MAX : start + length;
+    p->following = 0;
+    p->ended_by_eof = 0;
+    p->step = STEP_NEW_BUFFER;
+    p->preamble_reported = 0;
+    p->last = LAST_OTHER;
+    p->tid = p->pid = 0;
+    p->cpu_known = 0;
+    p->cpu = 0;
+    p->tsc = 0;
+    p->typed_events = 0;
+    p->ncpus = p->cpu_next = 0;
+    p->depth = 0;
+    p->untracked = 0;
+}
+
+static const char *step_name(const xray_parser *p, int step)
+{
+    switch (step) {
+    case STEP_NEW_BUFFER: return "NewBuffer";
+    case STEP_WALL_TIME: return "WallTimeMarker";
+    case STEP_PID: return "PIDEntry";
+    case STEP_CPU: return "NewCPUId";
+    default: (void)p; return "a body record";
+    }
+}
+
+static int next_step(const xray_parser *p, int step)
+{
+    int next = step + 1;
+    if (next == STEP_PID && p->version < 3)
+        next = STEP_CPU;
+    return next;
+}
+
+/* A record that does not belong where the preamble is: reported once per
+ * buffer, after which CallArgument placement is not judged (its context is
+ * unknown). */
+static void preamble_violation(xray_parser *p, uint64_t pos, uint64_t len, const char *found)
+{
+    if (!p->preamble_reported)
+        tc_report(p->d, TC_RULE_XRAY_PREAMBLE_ORDER, pos, len,
+                  "expected %s at this point of the buffer's preamble, found %s",
+                  step_name(p, p->step), found);
+    p->preamble_reported = 1;
+    p->last = LAST_UNKNOWN;
+}
+
+/* NewBuffer, WallTimeMarker, PIDEntry or NewCPUId. Returns 0 when the record
+ * is misplaced in the body (and must not change the buffer's identity). */
+static int preamble_record(xray_parser *p, uint64_t pos, int step, unsigned kind)
+{
+    if (p->step == STEP_BODY) {
+        if (step == STEP_CPU)
+            return 1;
+        tc_report(p->d, TC_RULE_XRAY_BODY_PREAMBLE_RECORD, pos, TC_XRAY_METADATA_SIZE,
+                  "%s record in the body of the buffer, after its NewCPUId",
+                  tc_xray_kind_name(kind));
+        return 0;
+    }
+    if (step != p->step)
+        preamble_violation(p, pos, TC_XRAY_METADATA_SIZE, tc_xray_kind_name(kind));
+    p->step = next_step(p, step);
+    return 1;
+}
+
+/* Any record other than the four preamble ones. */
+static inline void body_record(xray_parser *p, uint64_t pos, uint64_t len, const char *what)
+{
+    if (p->step != STEP_BODY) {
+        preamble_violation(p, pos, len, what);
+        p->step = STEP_BODY;
+    }
+}
+
+static void finish_buffer(xray_parser *p)
+{
+    if (p->step < STEP_BODY && !p->preamble_reported && !p->ended_by_eof)
+        tc_report(p->d, TC_RULE_XRAY_PREAMBLE_INCOMPLETE, p->start, p->end - p->start,
+                  "the buffer ends before its NewCPUId record (%s was expected next)",
+                  step_name(p, p->step));
+}
+
+/* Skips what is left of the buffer (after EndOfBuffer or an unreadable event). */
+static void skip_rest(xray_parser *p)
+{
+    if (p->following) { /* the end is unknown: stop here; framing resynchronises */
+        p->end = tc_pos(p->r);
+        return;
+    }
+    uint64_t want = p->end - tc_pos(p->r);
+    if (tc_skip(p->r, want) < want)
+        p->ended_by_eof = 1;
+}
+
+/* ---- TSC and CPU ---- */
+
+static void remember_cpu(xray_parser *p)
+{
+    if (!p->cpu_known)
+        return;
+    for (unsigned i = 0; i < p->ncpus; i++)
+        if (p->cpus[i].cpu == p->cpu) {
+            p->cpus[i].tsc = p->tsc;
+            return;
+        }
+    unsigned slot = p->ncpus < CPU_SLOTS ? p->ncpus++ : p->cpu_next++ % CPU_SLOTS;
+    p->cpus[slot].cpu = p->cpu;
+    p->cpus[slot].tsc = p->tsc;
+}
+
+static void new_cpu(xray_parser *p, uint64_t pos, uint16_t cpu, uint64_t tsc)
+{
+    remember_cpu(p);
+    for (unsigned i = 0; i < p->ncpus; i++)
+        if (p->cpus[i].cpu == cpu && tsc < p->cpus[i].tsc)
+            tc_report(p->d, TC_RULE_XRAY_TSC_BACKWARDS, pos + 3, 8,
+                      "NewCPUId sets CPU %u's TSC to %" PRIu64 ", below the %" PRIu64
+                      " it reached earlier in this buffer",
+                      cpu, tsc, p->cpus[i].tsc);
+    p->cpu_known = 1;
+    p->cpu = cpu;
+    p->tsc = tsc;
+}
+
+/* ---- records ---- */
+
+static inline void function_record(xray_parser *p, uint64_t pos, const uint8_t *b)
+{
+    uint32_t w = tc_rd32(b, p->be), delta = tc_rd32(b + 4, p->be);
+    unsigned action = p->be ? (w >> 28) & 7u : (w >> 1) & 7u;
+    uint32_t fid = p->be ? w & 0x0fffffffu : w >> 4;
+
+    if (p->step != STEP_BODY)
+        body_record(p, pos, TC_XRAY_FUNCTION_SIZE, "a function record");
+    p->tsc += delta;
+    if (delta > INT32_MAX)
+        tc_report(p->d, TC_RULE_XRAY_TSC_DELTA_LARGE, pos + 4, 4,
+                  "TSC delta %" PRIu32 " (0x%08" PRIx32 ") is above INT32_MAX; the runtime "
+                  "writes a TSCWrap record for deltas that large", delta, delta);
+
+    switch (action) {
+    case TC_XRAY_ENTER:
+    case TC_XRAY_ENTER_ARGS:
+        if (p->depth < TC_XRAY_MAX_STACK) {
+            p->stack[p->depth] = fid;
+            p->stack_off[p->depth++] = pos;
+        } else {
+            p->untracked++;
+        }
+        p->last = action == TC_XRAY_ENTER ? LAST_ENTER : LAST_ENTER_ARGS;
+        break;
+    case TC_XRAY_EXIT:
+    case TC_XRAY_TAIL_EXIT:
+        p->last = LAST_OTHER;
+        if (p->untracked) {
+            p->untracked--;
+        } else if (p->depth > 0 && p->stack[p->depth - 1] == fid) {
+            p->depth--;
+        } else if (p->depth > 0) {
+            tc_report(p->d, TC_RULE_XRAY_CALLSTACK_MISMATCH, pos, TC_XRAY_FUNCTION_SIZE,
+                      "%s of function %" PRIu32 ", but the innermost open Entry is of function "
+                      "%" PRIu32 " (at offset %" PRIu64 ")",
+                      action_names[action], fid, p->stack[p->depth - 1],
+                      p->stack_off[p->depth - 1]);
+            /* Unwind to the function if it is open further down. */
+            for (uint32_t i = p->depth - 1; i-- > 0;)
+                if (p->stack[i] == fid) {
+                    p->depth = i;
+                    break;
+                }
+        }
+        /* depth 0: the buffer started inside this function (flight recorder) */
+        break;
+    default:
+        tc_report(p->d, TC_RULE_XRAY_FUNCTION_ACTION, pos, 4,
+                  "function record (function id %" PRIu32 ") has action %u; actions 0 to 3 "
+                  "are defined", fid, action);
+        p->last = LAST_OTHER;
+        break;
+    }
+
+    if (EMITTING(p)) {
+        tc_xray_event ev = {.kind = TC_XRAY_EV_FUNCTION, .offset = pos, .action = action,
+                            .func_id = fid, .delta = delta};
+        emit(p, &ev);
+    }
+}
+
+static void call_argument(xray_parser *p, uint64_t pos, const uint8_t *b)
+{
+    body_record(p, pos, TC_XRAY_METADATA_SIZE, "CallArgument");
+    switch (p->last) {
+    case LAST_ENTER_ARGS:
+    case LAST_CALL_ARG:
+    case LAST_UNKNOWN:
+        break;
+    case LAST_ENTER:
+        if (p->version < 5)
+            tc_report(p->d, TC_RULE_XRAY_CALLARG_AFTER_ENTER, pos, TC_XRAY_METADATA_SIZE,
+                      "CallArgument after a plain Entry record (action 0), not Entry_Args; "
+                      "version %u runtimes wrote this", p->version);
+        else
+            tc_report(p->d, TC_RULE_XRAY_CALLARG_PLACEMENT, pos, TC_XRAY_METADATA_SIZE,
+                      "CallArgument after a plain Entry record (action 0); in version 5 "
+                      "arguments follow Entry_Args (action 3)");
+        break;
+    default:
+        tc_report(p->d, TC_RULE_XRAY_CALLARG_PLACEMENT, pos, TC_XRAY_METADATA_SIZE,
+                  "CallArgument does not follow an Entry_Args record or another CallArgument");
+        break;
+    }
+    p->last = LAST_CALL_ARG;
+    check_reserved(p, pos, b, 8, TC_XRAY_CALL_ARG);
+    if (EMITTING(p)) {
+        tc_xray_event ev = {.kind = TC_XRAY_CALL_ARG, .offset = pos,
+                            .value = tc_rd64(b + 1, p->be)};
+        emit(p, &ev);
+    }
+}
+
+/* CustomEventMarker or TypedEventMarker and the payload after it. Returns 0
+ * when the rest of the buffer cannot be read. Consumes the record. */
+static int event_record(xray_parser *p, uint64_t pos, const uint8_t *b, unsigned kind)
+{
+    const int be = p->be;
+    const char *name = tc_xray_kind_name(kind);
+    int32_t size = (int32_t)tc_rd32(b + 1, be);
+    tc_xray_event ev = {.kind = (int)kind, .offset = pos, .size = size};
+
+    if (kind == TC_XRAY_TYPED_EVENT && p->version < 5) {
+        tc_report(p->d, TC_RULE_XRAY_META_KIND_VERSION, pos, TC_XRAY_METADATA_SIZE,
+                  "TypedEventMarker in a version %u file; typed events exist in version 5",
+                  p->version);
+        ev.kind = -1; /* skipped by its size, not decoded */
+    } else {
+        body_record(p, pos, TC_XRAY_METADATA_SIZE, name);
+        p->last = LAST_OTHER;
+    }
+    if (size < 0) {
+        tc_report(p->d, TC_RULE_XRAY_EVENT_SIZE_NEGATIVE, pos + 1, 4,
+                  "%s size is %" PRId32 "; the rest of the buffer is skipped", name, size);
+        tc_advance(p->r, TC_XRAY_METADATA_SIZE);
+        skip_rest(p);
+        return 0;
+    }
+    uint64_t room = p->end - pos - TC_XRAY_METADATA_SIZE;
+    if ((uint64_t)size > room) {
+        tc_report(p->d, TC_RULE_XRAY_EVENT_PAYLOAD_OVERFLOW, pos + 1, 4,
+                  "%s announces %" PRId32 " payload bytes, but the buffer has %" PRIu64
+                  " left (it ends at offset %" PRIu64 ")",
+                  name, size, room, p->end);
+        tc_advance(p->r, TC_XRAY_METADATA_SIZE);
+        skip_rest(p);
+        return 0;
+    }
+
+    if (ev.kind >= 0) {
+        if (kind == TC_XRAY_TYPED_EVENT || p->version >= 5) {
+            int32_t delta = (int32_t)tc_rd32(b + 5, be);
+            ev.delta = (uint32_t)delta;
+            if (delta < 0)
+                tc_report(p->d, TC_RULE_XRAY_TSC_BACKWARDS, pos + 5, 4,
+                          "%s TSC delta is %" PRId32 ", taking the TSC backwards", name, delta);
+            p->tsc += (uint64_t)(int64_t)delta;
+            if (kind == TC_XRAY_TYPED_EVENT) {
+                ev.event_type = tc_rd16(b + 9, be);
+                p->typed_events++;
+                check_reserved(p, pos, b, 10, kind);
+            } else {
+                check_reserved(p, pos, b, 8, kind);
+            }
+        } else {
+            ev.value = tc_rd64(b + 5, be); /* versions 1-4: an absolute TSC */
+            if (p->version == 4)
+                ev.event_cpu = tc_rd16(b + 13, be);
+            check_reserved(p, pos, b, p->version == 4 ? 14 : 12, kind);
+        }
+    }
+    tc_advance(p->r, TC_XRAY_METADATA_SIZE);
+
+    if (EMITTING(p) && ev.kind >= 0) {
+        const uint8_t *data = (uint32_t)size <= TC_READER_MAX_NEED ? tc_need(p->r, (size_t)size)
+                                                                    : NULL;
+        if (!data && tc_avail(p->r) < (size_t)size && p->r->eof) {
+            p->ended_by_eof = 1; /* the payload runs past the input */
+            return 0;
+        }
+        ev.data = data;
+        ev.data_len = data ? (size_t)size : 0;
+        emit(p, &ev);
+    }
+    if (tc_skip(p->r, (uint64_t)size) < (uint64_t)size) {
+        p->ended_by_eof = 1;
+        return 0;
+    }
+    return 1;
+}
+
+/* One metadata record; returns 0 when the buffer's records end here. */
+static int metadata_record(xray_parser *p, uint64_t pos, const uint8_t *b, unsigned kind)
+{
+    const int be = p->be;
+    tc_xray_event ev = {.kind = (int)kind, .offset = pos};
+
+    switch (kind) {
+    case TC_XRAY_NEW_BUFFER:
+        ev.id = (int32_t)tc_rd32(b + 1, be);
+        if (preamble_record(p, pos, STEP_NEW_BUFFER, kind))
+            p->tid = ev.id;
+        check_reserved(p, pos, b, 4, kind);
+        break;
+    case TC_XRAY_WALL_TIME:
+        preamble_record(p, pos, STEP_WALL_TIME, kind);
+        ev.wall_sec = (int64_t)tc_rd64(b + 1, be);
+        ev.wall_usec = (int32_t)tc_rd32(b + 9, be);
+        if (ev.wall_usec < 0 || ev.wall_usec > 999999)
+            tc_report(p->d, TC_RULE_XRAY_WALLTIME_USEC, pos + 9, 4,
+                      "WallTimeMarker microseconds are %" PRId32 "; 0 to 999999 are valid "
+                      "(seconds %" PRId64 ")", ev.wall_usec, ev.wall_sec);
+        check_reserved(p, pos, b, 12, kind);
+        break;
+    case TC_XRAY_PID:
+        if (p->version < 3) {
+            tc_report(p->d, TC_RULE_XRAY_META_KIND_VERSION, pos, TC_XRAY_METADATA_SIZE,
+                      "PIDEntry in a version %u file; PIDEntry exists from version 3",
+                      p->version);
+            ev.kind = -1;
+            break;
+        }
+        ev.id = (int32_t)tc_rd32(b + 1, be);
+        if (preamble_record(p, pos, STEP_PID, kind)) {
+            p->pid = ev.id;
+            p->have_pid = 1;
+        }
+        check_reserved(p, pos, b, 4, kind);
+        break;
+    case TC_XRAY_NEW_CPU: {
+        uint16_t cpu = tc_rd16(b + 1, be);
+        uint64_t tsc = tc_rd64(b + 3, be);
+        if (p->step == STEP_BODY || p->step == STEP_CPU)
+            preamble_record(p, pos, STEP_CPU, kind);
+        else
+            body_record(p, pos, TC_XRAY_METADATA_SIZE, "NewCPUId");
+        p->step = STEP_BODY;
+        new_cpu(p, pos, cpu, tsc);
+        ev.value = tsc;
+        check_reserved(p, pos, b, 10, kind);
+        break;
+    }
+    case TC_XRAY_TSC_WRAP: {
+        uint64_t tsc = tc_rd64(b + 1, be);
+        body_record(p, pos, TC_XRAY_METADATA_SIZE, "TSCWrap");
+        if (p->cpu_known && tsc < p->tsc)
+            tc_report(p->d, TC_RULE_XRAY_TSC_BACKWARDS, pos + 1, 8,
+                      "TSCWrap sets the TSC to %" PRIu64 ", below the %" PRIu64
+                      " reached on CPU %u", tsc, p->tsc, p->cpu);
+        p->tsc = tsc;
+        ev.value = tsc;
+        check_reserved(p, pos, b, 8, kind);
+        break;
+    }
+    case TC_XRAY_CALL_ARG:
+        call_argument(p, pos, b);
+        tc_advance(p->r, TC_XRAY_METADATA_SIZE);
+        return 1;
+    case TC_XRAY_CUSTOM_EVENT:
+    case TC_XRAY_TYPED_EVENT:
+        return event_record(p, pos, b, kind);
+    case TC_XRAY_END_OF_BUFFER:
+        if (p->version >= 2) {
+            tc_report(p->d, TC_RULE_XRAY_META_KIND_VERSION, pos, TC_XRAY_METADATA_SIZE,
+                      "EndOfBuffer in a version %u file; EndOfBuffer exists only in version 1",
+                      p->version);
+            ev.kind = -1;
+            break;
+        }
+        check_reserved(p, pos, b, 0, kind);
+        if (EMITTING(p))
+            emit(p, &ev);
+        tc_advance(p->r, TC_XRAY_METADATA_SIZE);
+        skip_rest(p); /* padding, never read */
+        return 0;
+    case TC_XRAY_BUFFER_EXTENTS:
+        if (p->version == 1) {
+            tc_report(p->d, TC_RULE_XRAY_META_KIND_VERSION, pos, TC_XRAY_METADATA_SIZE,
+                      "BufferExtents in a version 1 file; BufferExtents exists from version 2");
+        } else {
+            tc_report(p->d, TC_RULE_XRAY_BODY_PREAMBLE_RECORD, pos, TC_XRAY_METADATA_SIZE,
+                      "BufferExtents inside a buffer (the buffer's own BufferExtents at offset "
+                      "%" PRIu64 " says it ends at %" PRIu64 ")", p->start, p->end);
+        }
+        ev.kind = -1;
+        break;
+    default:
+        tc_report(p->d, TC_RULE_XRAY_META_KIND_UNKNOWN, pos, 1,
+                  "metadata record kind %u (first byte 0x%02x); kinds 0 to 9 are defined", kind,
+                  b[0]);
+        ev.kind = -1;
+        break;
+    }
+    if (EMITTING(p) && ev.kind >= 0)
+        emit(p, &ev);
+    tc_advance(p->r, TC_XRAY_METADATA_SIZE);
+    return 1;
+}
+
+/* Whether a BufferExtents record followed by NewBuffer (or by the end of the
+ * input) starts at the read position: where framing can resume. */
+static int plausible_buffer_at(xray_parser *p)
+{
+    const uint8_t *b = tc_need(p->r, TC_XRAY_METADATA_SIZE + 1);
+    if (b)
+        return b[0] == p->extents_tag && b[TC_XRAY_METADATA_SIZE] == p->new_buffer_tag;
+    b = tc_need(p->r, 1);
+    return b == NULL; /* the end of the input */
+}
+
+/* A record of len bytes at pos does not fit before the buffer's end. */
+static int record_crosses_end(xray_parser *p, uint64_t pos, size_t len, uint8_t first)
+{
+    uint64_t left = p->end - pos;
+    const char *what = is_metadata(p, first) ? tc_xray_kind_name(meta_kind(p, first))
+                                             : "function record";
+    if (p->version == 1) {
+        tc_report(p->d, TC_RULE_XRAY_V1_RECORD_CROSSES_BUFFER, pos, len,
+                  "%s record (%zu bytes) starts %" PRIu64 " bytes before the end of its "
+                  "%" PRIu64 "-byte buffer", what, len, left, p->h.buffer_size);
+        skip_rest(p);
+        return 0;
+    }
+    char hint[200] = "";
+    if (p->typed_events)
+        snprintf(hint, sizeof hint,
+                 "; the buffer holds %" PRIu64 " typed events, and compiler-rt's FDR runtime "
+                 "leaves each one's 16-byte marker out of BufferExtents",
+                 p->typed_events);
+    /* Is the next buffer (or the end of the file) where the extents say? Then
+     * this buffer was cut short; otherwise its records go on past the end.
+     * Peek (left < 16) rather than skip, so the record can still be read. */
+    const uint8_t *b = tc_need(p->r, (size_t)left + TC_XRAY_METADATA_SIZE + 1);
+    int cut = b ? b[left] == p->extents_tag && b[left + TC_XRAY_METADATA_SIZE] == p->new_buffer_tag
+                : tc_avail(p->r) == left;
+    if (cut) {
+        tc_advance(p->r, (size_t)left);
+        tc_report(p->d, TC_RULE_XRAY_RECORD_PAST_EXTENTS, pos, len,
+                  "%s record (%zu bytes) at offset %" PRIu64 " runs past the buffer's end at "
+                  "%" PRIu64 " (BufferExtents at %" PRIu64 "), where the next buffer starts: "
+                  "the buffer lacks at least %zu bytes%s",
+                  what, len, pos, p->end, p->start, len - (size_t)left, hint);
+        return 0;
+    }
+    tc_report(p->d, TC_RULE_XRAY_RECORD_PAST_EXTENTS, pos, len,
+              "%s record (%zu bytes) at offset %" PRIu64 " runs past the buffer's end at %" PRIu64
+              " (BufferExtents at %" PRIu64 "), and records go on after it: BufferExtents is "
+              "too small%s",
+              what, len, pos, p->end, p->start, hint);
+    p->following = 1;
+    p->end = UINT64_MAX;
+    return 1;
+}
+
+static void parse_records(xray_parser *p)
+{
+    tc_reader *r = p->r;
+    for (;;) {
+        uint64_t pos = tc_pos(r);
+        if (pos >= p->end)
+            return;
+        const uint8_t *b = tc_need(r, TC_XRAY_FUNCTION_SIZE);
+        if (!b && !(b = tc_need(r, 1))) {
+            if (!p->following)
+                p->ended_by_eof = 1;
+            return;
+        }
+        int meta = is_metadata(p, b[0]);
+        size_t len = meta ? TC_XRAY_METADATA_SIZE : TC_XRAY_FUNCTION_SIZE;
+        if (len > p->end - pos) {
+            if (!record_crosses_end(p, pos, len, b[0]))
+                return;
+            continue;
+        }
+        if (!(b = tc_need(r, len))) {
+            tc_skip(r, len);
+            if (!p->following)
+                p->ended_by_eof = 1;
+            return;
+        }
+        if (!meta) {
+            function_record(p, pos, b);
+            tc_advance(r, TC_XRAY_FUNCTION_SIZE);
+            continue;
+        }
+        unsigned kind = meta_kind(p, b[0]);
+        if (p->following && kind == TC_XRAY_BUFFER_EXTENTS) {
+            p->end = pos; /* the next buffer */
+            return;
+        }
+        if (!metadata_record(p, pos, b, kind))
+            return;
+    }
+}
+
+/* ---- framing ---- */
+
+static void parse_v1(xray_parser *p)
+{
+    tc_reader *r = p->r;
+    uint64_t size = p->h.buffer_size;
+    if (size < TC_XRAY_MIN_V1_BUFFER) {
+        tc_report(p->d, TC_RULE_XRAY_V1_BUFFER_SIZE, 16, 8,
+                  "buffer_size is %" PRIu64 "; a version 1 buffer holds at least NewBuffer, "
+                  "WallTimeMarker and NewCPUId (48 bytes), so the data is not read",
+                  size);
+        return;
+    }
+    while (!tc_at_end(r)) {
+        start_buffer(p, tc_pos(r), size);
+        parse_records(p);
+        if (p->ended_by_eof) {
+            uint64_t data = tc_pos(r) - TC_XRAY_HEADER_SIZE;
+            tc_report(p->d, TC_RULE_XRAY_V1_FILE_SIZE, p->start, tc_pos(r) - p->start,
+                      "the data section is %" PRIu64 " bytes, not a multiple of buffer_size "
+                      "%" PRIu64 ": the last buffer has %" PRIu64 " of its bytes",
+                      data, size, data % size);
+            return;
+        }
+        finish_buffer(p);
+    }
+}
+
+/* Skips bytes that are not a buffer, up to the next plausible BufferExtents
+ * or the end. Returns how many were skipped. */
+static uint64_t resynchronise(xray_parser *p)
+{
+    tc_reader *r = p->r;
+    uint64_t from = tc_pos(r);
+    tc_advance(r, 1);
+    for (;;) {
+        const uint8_t *b = tc_need(r, 1);
+        if (!b)
+            break;
+        /* Scan the window for the tag byte before looking closer. */
+        const uint8_t *hit = memchr(r->cur, p->extents_tag, tc_avail(r));
+        if (!hit) {
+            tc_advance(r, tc_avail(r));
+            continue;
+        }
+        tc_advance(r, (size_t)(hit - r->cur));
+        if (plausible_buffer_at(p) && tc_need(r, 1))
+            break;
+        tc_advance(r, 1);
+    }
+    return tc_pos(r) - from;
+}
+
+static void parse_v2(xray_parser *p)
+{
+    tc_reader *r = p->r;
+    while (!tc_at_end(r)) {
+        uint64_t pos = tc_pos(r);
+        const uint8_t *b = tc_need(r, TC_XRAY_METADATA_SIZE);
+        if (!b || b[0] != p->extents_tag) {
+            b = tc_need(r, 1);
+            uint8_t first = b[0];
+            uint64_t skipped = resynchronise(p);
+            int at_end = tc_at_end(r);
+            p->in_buffer = 0; /* between buffers: no buffer context */
+            if (at_end)
+                tc_report(p->d, TC_RULE_XRAY_EXTENTS_EXPECTED, pos, skipped,
+                          "%" PRIu64 " bytes after the last buffer (first byte 0x%02x); a "
+                          "buffer starts with a BufferExtents record",
+                          skipped, first);
+            else
+                tc_report(p->d, TC_RULE_XRAY_EXTENTS_EXPECTED, pos, skipped,
+                          "expected a BufferExtents record, found first byte 0x%02x; %" PRIu64
+                          " bytes skipped to the next buffer at offset %" PRIu64,
+                          first, skipped, tc_pos(r));
+            continue;
+        }
+        uint64_t n = tc_rd64(b + 1, p->be);
+        start_buffer(p, pos, n > UINT64_MAX - 16 ? UINT64_MAX : n + 16);
+        check_reserved(p, pos, b, 8, TC_XRAY_BUFFER_EXTENTS);
+        if (n > p->h.buffer_size || n + 16 > p->h.buffer_size)
+            tc_report(p->d, TC_RULE_XRAY_EXTENTS_OVER_BUFFER_SIZE, pos + 1, 8,
+                      "the buffer takes %" PRIu64 " bytes (16 + %" PRIu64 "), more than the "
+                      "header's buffer_size %" PRIu64,
+                      n > UINT64_MAX - 16 ? UINT64_MAX : n + 16, n, p->h.buffer_size);
+        if (EMITTING(p)) {
+            tc_xray_event ev = {.kind = TC_XRAY_BUFFER_EXTENTS, .offset = pos, .value = n};
+            emit(p, &ev);
+        }
+        tc_advance(r, TC_XRAY_METADATA_SIZE);
+        parse_records(p);
+        if (p->ended_by_eof) {
+            tc_report(p->d, TC_RULE_XRAY_EXTENTS_PAST_EOF, pos + 1, 8,
+                      "BufferExtents announces %" PRIu64 " bytes, but the file ends %" PRIu64
+                      " bytes after the record",
+                      n, tc_pos(r) - pos - TC_XRAY_METADATA_SIZE);
+            return;
+        }
+        finish_buffer(p);
+    }
+}
+
+/* ---- header ---- */
+
+static int parse_header(xray_parser *p)
+{
+    tc_reader *r = p->r;
+    const uint8_t *b = tc_need(r, TC_XRAY_HEADER_SIZE);
+    if (!b) {
+        tc_report(p->d, TC_RULE_XRAY_HEADER_TRUNCATED, 0, tc_avail(r),
+                  "the file has %zu bytes; an XRay header has 32", tc_avail(r));
+        return 0;
+    }
+    unsigned le = tc_le16(b), bev = tc_be16(b);
+    if (le >= 1 && le <= 5) {
+        p->be = 0;
+    } else if (bev >= 1 && bev <= 5) {
+        p->be = 1;
+    } else {
+        tc_report(p->d, TC_RULE_XRAY_HEADER_VERSION, 0, 2,
+                  "version field is 0x%02x%02x (%u little-endian, %u big-endian); versions 1 "
+                  "to 5 are defined", b[0], b[1], le, bev);
+        return 0;
+    }
+    const int be = p->be;
+    p->h.big_endian = be;
+    p->h.version = tc_rd16(b, be);
+    p->version = p->h.version;
+    p->h.type = tc_rd16(b + 2, be);
+    p->h.bitfield = tc_rd32(b + 4, be);
+    p->h.cycle_frequency = tc_rd64(b + 8, be);
+    p->h.buffer_size = tc_rd64(b + 16, be);
+    p->extents_tag = meta_tag(be, TC_XRAY_BUFFER_EXTENTS);
+    p->new_buffer_tag = meta_tag(be, TC_XRAY_NEW_BUFFER);
+
+    if (p->h.type == 0) {
+        tc_report(p->d, TC_RULE_XRAY_HEADER_BASIC_MODE, 2, 2,
+                  "type is 0: this is an XRay basic-mode log (fixed 32-byte records), not a "
+                  "Flight Data Recorder trace");
+        return 0;
+    }
+    if (p->h.type != 1) {
+        tc_report(p->d, TC_RULE_XRAY_HEADER_TYPE, 2, 2,
+                  "type is %u; Flight Data Recorder traces have type 1", p->h.type);
+        return 0;
+    }
+    uint32_t reserved_bits = be ? p->h.bitfield & 0x3fffffffu : p->h.bitfield >> 2;
+    int reserved_bytes = 0;
+    for (int i = 24; i < 32; i++)
+        reserved_bytes |= b[i];
+    if ((reserved_bits || reserved_bytes) &&
+        tc_rule_enabled(p->d, TC_RULE_XRAY_HEADER_RESERVED_NONZERO))
+        tc_report(p->d, TC_RULE_XRAY_HEADER_RESERVED_NONZERO, reserved_bits ? 4 : 24,
+                  reserved_bits ? 4 : 8,
+                  "reserved header bits 0x%08" PRIx32 ", reserved bytes %s",
+                  reserved_bits, reserved_bytes ? "not all zero" : "zero");
+    if (p->h.cycle_frequency == 0)
+        tc_report(p->d, TC_RULE_XRAY_HEADER_CYCLE_FREQUENCY_ZERO, 8, 8,
+                  "cycle_frequency is 0: TSC ticks cannot be converted to time");
+    if (EMITTING(p)) {
+        tc_xray_event ev = {.kind = TC_XRAY_EV_HEADER, .offset = 0};
+        emit(p, &ev);
+    }
+    tc_advance(r, TC_XRAY_HEADER_SIZE);
+    return 1;
+}
+
+void tc_xray_parse(tc_reader *r, const tc_parse_ctx *ctx)
+{
+    xray_parser *p = calloc(1, sizeof *p);
+    if (!p) {
+        r->failed = TC_READ_IO_ERROR;
+        snprintf(r->error, sizeof r->error, "out of memory");
+        return;
+    }
+    p->r = r;
+    p->d = ctx->diags;
+    p->ctx = ctx;
+    p->d->context_fn = context;
+    p->d->context_parser = p;
+    if (parse_header(p)) {
+        if (p->version == 1)
+            parse_v1(p);
+        else
+            parse_v2(p);
+    }
+    p->d->context_fn = NULL;
+    p->d->context_parser = NULL;
+    free(p);
+}

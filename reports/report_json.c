@@ -1,0 +1,131 @@
+/* The JSON report (docs/reports.md): one document, inputs in order, each with
+ * its findings, then the totals. Written as it goes. */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "../parsers/common/jsonl.h"
+#include "report_writers.h"
+
+#define TC_JSON_REPORT_VERSION 1
+
+typedef struct json_writer {
+    tc_report_writer base;
+    int started;
+    int inputs;
+    int diags;
+} json_writer;
+
+static void str(FILE *f, const char *key, const char *value)
+{
+    fprintf(f, "\"%s\":", key);
+    tc_json_write_string(f, value);
+}
+
+static void start(json_writer *w)
+{
+    FILE *f = w->base.out;
+    fprintf(f, "{\"tool\":\"tracecheck\",\"tool_version\":\"%s\",\"report_version\":%d,",
+            TC_VERSION_STRING, TC_JSON_REPORT_VERSION);
+    if (w->base.opts.command) {
+        str(f, "command", w->base.opts.command);
+        fputc(',', f);
+    }
+    fputs("\"inputs\":[", f);
+}
+
+/* The preamble needs the options, set after construction: written lazily. */
+static void ensure_started(json_writer *w)
+{
+    if (!w->started) {
+        w->started = 1;
+        start(w);
+    }
+}
+
+static void input_begin(tc_report_writer *base, const char *path)
+{
+    json_writer *w = (json_writer *)base;
+    FILE *f = base->out;
+    ensure_started(w);
+    fputs(w->inputs++ ? ",\n{" : "\n{", f);
+    str(f, "path", path);
+    fputs(",\"diagnostics\":[", f);
+    w->diags = 0;
+}
+
+static void diag(tc_report_writer *base, const tc_diag *d)
+{
+    json_writer *w = (json_writer *)base;
+    FILE *f = base->out;
+    fputs(w->diags++ ? ",\n {" : "\n {", f);
+    str(f, "rule", d->rule->id);
+    fputc(',', f);
+    str(f, "severity", tc_severity_name(d->severity));
+    fprintf(f, ",\"offset\":%" PRIu64 ",\"length\":%" PRIu64, d->offset, d->length);
+    if (d->line)
+        fprintf(f, ",\"line\":%" PRIu32 ",\"column\":%" PRIu32, d->line, d->column);
+    if (d->json_path) {
+        fputc(',', f);
+        str(f, "json_path", d->json_path);
+    }
+    fputc(',', f);
+    str(f, "message", d->message);
+    if (d->context) {
+        fputc(',', f);
+        str(f, "context", d->context);
+    }
+    fputc('}', f);
+}
+
+static const char *status_name(int status)
+{
+    switch (status) {
+    case TC_INPUT_VALID: return "valid";
+    case TC_INPUT_INVALID: return "invalid";
+    default: return "unreadable";
+    }
+}
+
+static void input_end(tc_report_writer *base, const char *path, int status, const tc_summary *s,
+                      const char *error)
+{
+    (void)path;
+    FILE *f = base->out;
+    fputs("],", f);
+    str(f, "status", status_name(status));
+    if (status == TC_INPUT_UNREADABLE) {
+        fputc(',', f);
+        str(f, "error", error);
+    } else {
+        fputc(',', f);
+        str(f, "format", tc_format_name(s->format));
+        fprintf(f, ",\"bytes\":%" PRIu64 ",\"errors\":%" PRIu64 ",\"warnings\":%" PRIu64
+                   ",\"notes\":%" PRIu64,
+                s->bytes, s->errors, s->warnings, s->notes);
+    }
+    fputc('}', f);
+}
+
+static void close_writer(tc_report_writer *base, const tc_report_totals *t)
+{
+    FILE *f = base->out;
+    ensure_started((json_writer *)base);
+    fprintf(f, "\n],\"summary\":{\"inputs\":%" PRIu64 ",\"valid\":%" PRIu64 ",\"invalid\":%" PRIu64
+               ",\"unreadable\":%" PRIu64 ",\"errors\":%" PRIu64 ",\"warnings\":%" PRIu64
+               ",\"notes\":%" PRIu64 ",\"bytes\":%" PRIu64 "}}\n",
+            t->inputs, t->valid, t->invalid, t->unreadable, t->errors, t->warnings, t->notes,
+            t->bytes);
+    free(base);
+}
+
+tc_report_writer *tc_report_json_new(void)
+{
+    json_writer *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    w->base.input_begin = input_begin;
+    w->base.diag = diag;
+    w->base.input_end = input_end;
+    w->base.close = close_writer;
+    return &w->base;
+}
