@@ -463,6 +463,10 @@ static int metadata_record(xray_parser *p, uint64_t pos, const uint8_t *b, unsig
 {
     const int be = p->be;
     tc_xray_event ev = {.kind = (int)kind, .offset = pos};
+    /* CallArgument may follow only a function record or another CallArgument:
+     * any other metadata record in between breaks the chain (ruling 7). */
+    if (kind != TC_XRAY_CALL_ARG)
+        p->last = LAST_OTHER;
 
     switch (kind) {
     case TC_XRAY_NEW_BUFFER:
