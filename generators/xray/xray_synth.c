@@ -283,9 +283,9 @@ int xray_synth_next(xray_synth *s, xray_buffer *b, int *last)
         s->showcase_done = 1;
         used = xray_buffer_used(b);
     }
-    while (used + reserve < limit && step(s, t, b, limit - used - reserve))
-        used = xray_buffer_used(b);
-    used = xray_buffer_used(b);
+    for (size_t seen = b->n; used + reserve < limit && step(s, t, b, limit - used - reserve);)
+        for (; seen < b->n; seen++) /* only the new records: the sum is linear */
+            used += xray_rec_size(&b->recs[seen]);
     if (h->version == 1 && used < h->buffer_size && (h->buffer_size - used) % 8 == 0 &&
         tc_rng_chance(s->rng, 1, 3)) {
         /* Fill to the last byte: such a buffer has no EndOfBuffer. */

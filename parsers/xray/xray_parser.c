@@ -49,8 +49,9 @@ typedef struct xray_parser {
     unsigned ncpus, cpu_next;
     uint32_t depth;
     uint64_t untracked; /* frames beyond TC_XRAY_MAX_STACK */
-    uint32_t stack[TC_XRAY_MAX_STACK];
-    uint64_t stack_off[TC_XRAY_MAX_STACK];
+    /* Open entries (function id, offset), 1-based: stack[0] is a sentinel. */
+    uint32_t stack[TC_XRAY_MAX_STACK + 2];
+    uint64_t stack_off[TC_XRAY_MAX_STACK + 2];
 } xray_parser;
 
 static const char *const kind_names[TC_XRAY_KIND_COUNT] = {
@@ -286,67 +287,177 @@ static void new_cpu(xray_parser *p, uint64_t pos, uint16_t cpu, uint64_t tsc)
 
 /* ---- records ---- */
 
-static inline void function_record(xray_parser *p, uint64_t pos, const uint8_t *b)
-{
-    uint32_t w = tc_rd32(b, p->be), delta = tc_rd32(b + 4, p->be);
-    unsigned action = p->be ? (w >> 28) & 7u : (w >> 1) & 7u;
-    uint32_t fid = p->be ? w & 0x0fffffffu : w >> 4;
+/* What function records change, kept apart from the parser so that a run of
+ * records can hold it in registers (see function_run). */
+typedef struct fn_state {
+    uint64_t tsc;
+    uint64_t untracked;
+    uint32_t depth;
+    int last;
+} fn_state;
 
-    if (p->step != STEP_BODY)
-        body_record(p, pos, TC_XRAY_FUNCTION_SIZE, "a function record");
-    p->tsc += delta;
+static inline fn_state fn_load(const xray_parser *p)
+{
+    fn_state st = {p->tsc, p->untracked, p->depth, p->last};
+    return st;
+}
+
+static inline void fn_store(xray_parser *p, const fn_state *st)
+{
+    p->tsc = st->tsc;
+    p->untracked = st->untracked;
+    p->depth = st->depth;
+    p->last = st->last;
+}
+
+/* Exit or Tail_Exit of fid while another function is innermost. */
+static __attribute__((noinline)) void mismatch(xray_parser *p, fn_state *st, uint64_t pos,
+                                               unsigned action, uint32_t fid)
+{
+    tc_report(p->d, TC_RULE_XRAY_CALLSTACK_MISMATCH, pos, TC_XRAY_FUNCTION_SIZE,
+              "%s of function %" PRIu32 ", but the innermost open Entry is of function "
+              "%" PRIu32 " (at offset %" PRIu64 ")",
+              action_names[action], fid, p->stack[st->depth], p->stack_off[st->depth]);
+    /* Unwind to the function if it is open further down. */
+    for (uint32_t i = st->depth - 1; i > 0; i--)
+        if (p->stack[i] == fid) {
+            st->depth = i - 1;
+            break;
+        }
+    st->last = LAST_OTHER;
+}
+
+/* Everything the common case leaves out: reportable values, and stacks
+ * deeper than the frames kept. */
+static __attribute__((noinline)) void function_rare(xray_parser *p, fn_state *st, uint64_t pos,
+                                                    unsigned action, uint32_t fid,
+                                                    uint32_t delta)
+{
     if (delta > INT32_MAX)
         tc_report(p->d, TC_RULE_XRAY_TSC_DELTA_LARGE, pos + 4, 4,
                   "TSC delta %" PRIu32 " (0x%08" PRIx32 ") is above INT32_MAX; the runtime "
                   "writes a TSCWrap record for deltas that large", delta, delta);
-
     switch (action) {
     case TC_XRAY_ENTER:
     case TC_XRAY_ENTER_ARGS:
-        if (p->depth < TC_XRAY_MAX_STACK) {
-            p->stack[p->depth] = fid;
-            p->stack_off[p->depth++] = pos;
+        if (st->depth < TC_XRAY_MAX_STACK) {
+            st->depth++;
+            p->stack[st->depth] = fid;
+            p->stack_off[st->depth] = pos;
         } else {
-            p->untracked++;
+            st->untracked++;
         }
-        p->last = action == TC_XRAY_ENTER ? LAST_ENTER : LAST_ENTER_ARGS;
+        st->last = action == TC_XRAY_ENTER ? LAST_ENTER : LAST_ENTER_ARGS;
         break;
     case TC_XRAY_EXIT:
     case TC_XRAY_TAIL_EXIT:
-        p->last = LAST_OTHER;
-        if (p->untracked) {
-            p->untracked--;
-        } else if (p->depth > 0 && p->stack[p->depth - 1] == fid) {
-            p->depth--;
-        } else if (p->depth > 0) {
-            tc_report(p->d, TC_RULE_XRAY_CALLSTACK_MISMATCH, pos, TC_XRAY_FUNCTION_SIZE,
-                      "%s of function %" PRIu32 ", but the innermost open Entry is of function "
-                      "%" PRIu32 " (at offset %" PRIu64 ")",
-                      action_names[action], fid, p->stack[p->depth - 1],
-                      p->stack_off[p->depth - 1]);
-            /* Unwind to the function if it is open further down. */
-            for (uint32_t i = p->depth - 1; i-- > 0;)
-                if (p->stack[i] == fid) {
-                    p->depth = i;
-                    break;
-                }
-        }
-        /* depth 0: the buffer started inside this function (flight recorder) */
+        st->last = LAST_OTHER;
+        if (st->untracked)
+            st->untracked--;
+        else if (st->depth > 0 && p->stack[st->depth] == fid)
+            st->depth--;
+        else if (st->depth > 0)
+            mismatch(p, st, pos, action, fid);
         break;
     default:
         tc_report(p->d, TC_RULE_XRAY_FUNCTION_ACTION, pos, 4,
                   "function record (function id %" PRIu32 ") has action %u; actions 0 to 3 "
                   "are defined", fid, action);
-        p->last = LAST_OTHER;
+        st->last = LAST_OTHER;
         break;
     }
+}
 
+/* The checks and stack bookkeeping of one function record. be is a
+ * compile-time constant at every call site, so the byte-order tests fold
+ * away. The common case has no data-dependent branch: entries and exits of
+ * a real program alternate unpredictably, and a mispredicted branch costs
+ * more than the rest of the record. The stack is 1-based, stack[0] a
+ * sentinel that no function id (28 bits) equals. */
+static inline __attribute__((always_inline)) void
+function_step(xray_parser *p, fn_state *st, uint64_t pos, const uint8_t *b, const int be)
+{
+    uint32_t w = tc_rd32(b, be), delta = tc_rd32(b + 4, be);
+    unsigned action = be ? (w >> 28) & 7u : (w >> 1) & 7u;
+    uint32_t fid = be ? w & 0x0fffffffu : w >> 4;
+
+    st->tsc += delta;
+    uint32_t depth = st->depth;
+    if (__builtin_expect((delta > INT32_MAX) | (action > 3) | (st->untracked != 0) |
+                             (depth >= TC_XRAY_MAX_STACK), 0)) {
+        function_rare(p, st, pos, action, fid, delta);
+        return;
+    }
+    unsigned is_exit = (action ^ (action >> 1)) & 1u; /* 1 and 2; 0 and 3 enter */
+    p->stack[depth + 1] = fid; /* an entry's frame; above the top, harmless for an exit */
+    p->stack_off[depth + 1] = pos;
+    unsigned match = p->stack[depth] == fid;
+    if (__builtin_expect(is_exit & (depth != 0) & !match, 0)) {
+        mismatch(p, st, pos, action, fid);
+        return;
+    }
+    st->depth = is_exit ? depth - match : depth + 1;
+    st->last = is_exit ? LAST_OTHER : action == TC_XRAY_ENTER ? LAST_ENTER : LAST_ENTER_ARGS;
+}
+
+static void function_record(xray_parser *p, uint64_t pos, const uint8_t *b)
+{
+    if (p->step != STEP_BODY)
+        body_record(p, pos, TC_XRAY_FUNCTION_SIZE, "a function record");
+    fn_state st = fn_load(p);
+    if (p->be)
+        function_step(p, &st, pos, b, 1);
+    else
+        function_step(p, &st, pos, b, 0);
+    fn_store(p, &st);
     if (EMITTING(p)) {
-        tc_xray_event ev = {.kind = TC_XRAY_EV_FUNCTION, .offset = pos, .action = action,
-                            .func_id = fid, .delta = delta};
+        uint32_t w = tc_rd32(b, p->be);
+        tc_xray_event ev = {.kind = TC_XRAY_EV_FUNCTION, .offset = pos,
+                            .action = p->be ? (w >> 28) & 7u : (w >> 1) & 7u,
+                            .func_id = p->be ? w & 0x0fffffffu : w >> 4,
+                            .delta = tc_rd32(b + 4, p->be)};
         emit(p, &ev);
     }
 }
+
+/* The fast path: consecutive function records wholly inside both the window
+ * and the buffer, in a loop with the state in registers. It stops at the
+ * first metadata record, the buffer's end or the window's end, and leaves
+ * dumps (which want an event per record) to the general loop. */
+static inline __attribute__((always_inline)) void function_run(xray_parser *p, const int be)
+{
+    tc_reader *r = p->r;
+    if (p->step != STEP_BODY || EMITTING(p))
+        return;
+    const uint8_t *cur = r->cur, *end = r->end;
+    uint64_t window_end = r->base_off + (uint64_t)(end - r->base);
+    if (p->end < window_end)
+        end = r->base + (p->end - r->base_off);
+    const uint8_t *base = r->base;
+    uint64_t base_off = r->base_off;
+    const uint8_t call_arg = meta_tag(be, TC_XRAY_CALL_ARG);
+    const int pedantic = tc_rule_enabled(p->d, TC_RULE_XRAY_RECORD_RESERVED_NONZERO);
+    fn_state st = fn_load(p);
+    while (end - cur >= TC_XRAY_FUNCTION_SIZE) {
+        if (!(be ? cur[0] >> 7 : cur[0] & 1)) {
+            function_step(p, &st, base_off + (uint64_t)(cur - base), cur, be);
+            cur += TC_XRAY_FUNCTION_SIZE;
+            continue;
+        }
+        /* A CallArgument right after its Entry_Args, the commonest metadata
+         * record, stays here; everything else goes to the general loop. */
+        if (cur[0] != call_arg || end - cur < TC_XRAY_METADATA_SIZE || pedantic ||
+            (st.last != LAST_ENTER_ARGS && st.last != LAST_CALL_ARG))
+            break;
+        st.last = LAST_CALL_ARG;
+        cur += TC_XRAY_METADATA_SIZE;
+    }
+    fn_store(p, &st);
+    r->cur = cur;
+}
+
+static __attribute__((noinline)) void function_run_le(xray_parser *p) { function_run(p, 0); }
+static __attribute__((noinline)) void function_run_big(xray_parser *p) { function_run(p, 1); }
 
 static void call_argument(xray_parser *p, uint64_t pos, const uint8_t *b)
 {
@@ -629,6 +740,10 @@ static void parse_records(xray_parser *p)
 {
     tc_reader *r = p->r;
     for (;;) {
+        if (p->be)
+            function_run_big(p);
+        else
+            function_run_le(p);
         uint64_t pos = tc_pos(r);
         if (pos >= p->end)
             return;
@@ -844,6 +959,7 @@ void tc_xray_parse(tc_reader *r, const tc_parse_ctx *ctx)
     p->r = r;
     p->d = ctx->diags;
     p->ctx = ctx;
+    p->stack[0] = UINT32_MAX; /* matches no 28-bit function id */
     p->d->context_fn = context;
     p->d->context_parser = p;
     if (parse_header(p)) {
