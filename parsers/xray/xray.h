@@ -1,6 +1,6 @@
 /*
  * LLVM XRay Flight Data Recorder traces, versions 1 to 5, both byte orders.
- * The grammar, record table and rulings are in ../shared/notes/xray-fdr.md;
+ * The grammar, record table and rulings are in spec/xray.md;
  * the rules are XRAY-* in spec/rules/xray.def.
  */
 #ifndef TC_XRAY_H
