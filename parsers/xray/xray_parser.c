@@ -799,7 +799,8 @@ static void parse_v1(xray_parser *p)
         parse_records(p);
         if (p->ended_by_eof) {
             uint64_t data = tc_pos(r) - TC_XRAY_HEADER_SIZE;
-            tc_report(p->d, TC_RULE_XRAY_V1_FILE_SIZE, p->start, tc_pos(r) - p->start,
+            if (!r->failed) /* the input did not end: it could not be read further */
+                tc_report(p->d, TC_RULE_XRAY_V1_FILE_SIZE, p->start, tc_pos(r) - p->start,
                       "the data section is %" PRIu64 " bytes, not a multiple of buffer_size "
                       "%" PRIu64 ": the last buffer has %" PRIu64 " of its bytes",
                       data, size, data % size);
@@ -846,7 +847,9 @@ static void parse_v2(xray_parser *p)
             uint64_t skipped = resynchronise(p);
             int at_end = tc_at_end(r);
             p->in_buffer = 0; /* between buffers: no buffer context */
-            if (at_end)
+            if (at_end && r->failed)
+                ; /* cut by a read failure, reported as such */
+            else if (at_end)
                 tc_report(p->d, TC_RULE_XRAY_EXTENTS_EXPECTED, pos, skipped,
                           "%" PRIu64 " bytes after the last buffer (first byte 0x%02x); a "
                           "buffer starts with a BufferExtents record",
@@ -873,7 +876,8 @@ static void parse_v2(xray_parser *p)
         tc_advance(r, TC_XRAY_METADATA_SIZE);
         parse_records(p);
         if (p->ended_by_eof) {
-            tc_report(p->d, TC_RULE_XRAY_EXTENTS_PAST_EOF, pos + 1, 8,
+            if (!r->failed)
+                tc_report(p->d, TC_RULE_XRAY_EXTENTS_PAST_EOF, pos + 1, 8,
                       "BufferExtents announces %" PRIu64 " bytes, but the file ends %" PRIu64
                       " bytes after the record",
                       n, tc_pos(r) - pos - TC_XRAY_METADATA_SIZE);
@@ -890,7 +894,8 @@ static int parse_header(xray_parser *p)
     tc_reader *r = p->r;
     const uint8_t *b = tc_need(r, TC_XRAY_HEADER_SIZE);
     if (!b) {
-        tc_report(p->d, TC_RULE_XRAY_HEADER_TRUNCATED, 0, tc_avail(r),
+        if (!r->failed)
+            tc_report(p->d, TC_RULE_XRAY_HEADER_TRUNCATED, 0, tc_avail(r),
                   "the file has %zu bytes; an XRay header has 32", tc_avail(r));
         return 0;
     }
