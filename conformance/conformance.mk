@@ -1,1 +1,61 @@
-# (filled in below)
+# The conformance suite (docs/conformance.md).
+#
+#   make conformance     the suite against tracecheck, then against llvm-xray
+#                        with its expected-failure list; reports in
+#                        $(BUILD)/reports/conformance-*.{txt,json,tap,xml}
+#
+# make check runs:
+#   check-conformance-san       the suite against the ASan/UBSan build, as TAP
+#   check-conformance-coverage  every rule has a case; no case names an unknown rule
+#   check-conformance-llvm-xray llvm-xray departs exactly where xfail/llvm-xray.txt says
+#   check-conformance-cases     conformance/make-cases reproduces the committed cases
+#   check-conformance-doc       docs/llvm-xray.md is generated from xfail/llvm-xray.txt
+
+CONF_REPORTS := $(BUILD)/reports
+CONF_JOBS ?= 2
+CONF_FLAGS ?=
+
+# The default case directory is the source tree's: the program is often built
+# outside it (BUILD=/tmp/...).
+$(BUILD)/obj/cli/cmd_conformance.o $(BUILD)/san/cli/cmd_conformance.o: \
+    CPPFLAGS += -DTC_SOURCE_DIR='"$(CURDIR)"'
+
+.PHONY: conformance conformance-tracecheck conformance-llvm-xray
+conformance: conformance-tracecheck conformance-llvm-xray
+
+conformance-tracecheck: $(TRACECHECK)
+	$(TRACECHECK) conformance --cases conformance/cases -j $(CONF_JOBS) \
+	    --report-dir $(CONF_REPORTS) $(CONF_FLAGS)
+
+conformance-llvm-xray: $(TRACECHECK)
+	$(TRACECHECK) conformance --impl llvm-xray --cases conformance/cases -j $(CONF_JOBS) \
+	    --xfail conformance/xfail/llvm-xray.txt --report-dir $(CONF_REPORTS) $(CONF_FLAGS)
+
+.PHONY: check-conformance-san check-conformance-coverage check-conformance-llvm-xray \
+        check-conformance-cases check-conformance-doc
+
+# TAP on a file for CI; the exit status says whether anything did not pass.
+check-conformance-san: $(TRACECHECK_SAN)
+	@mkdir -p $(CONF_REPORTS)/san
+	@ASAN_OPTIONS=detect_leaks=1 $(TRACECHECK_SAN) conformance --cases conformance/cases \
+	    -j $(CONF_JOBS) --timeout 60 --report tap > $(CONF_REPORTS)/san/conformance-tracecheck.tap \
+	    || { grep -A8 '^not ok' $(CONF_REPORTS)/san/conformance-tracecheck.tap | grep -v '# TODO' >&2; \
+	         echo "conformance (ASan/UBSan): failures above; TAP in $(CONF_REPORTS)/san/" >&2; exit 1; }
+
+check-conformance-coverage: $(TRACECHECK)
+	@$(TRACECHECK) conformance --cases conformance/cases --coverage
+
+check-conformance-llvm-xray: $(TRACECHECK)
+	@$(TRACECHECK) conformance --impl llvm-xray --cases conformance/cases -j $(CONF_JOBS) -q \
+	    --xfail conformance/xfail/llvm-xray.txt --report-dir $(CONF_REPORTS) || \
+	    { echo "llvm-xray departs from conformance/xfail/llvm-xray.txt: see" \
+	           "$(CONF_REPORTS)/conformance-llvm-xray.txt" >&2; exit 1; }
+
+check-conformance-cases: $(TRACECHECK)
+	@conformance/make-cases --check --tracecheck $(TRACECHECK)
+
+check-conformance-doc:
+	@conformance/tools/llvm-xray-doc --check
+
+CHECK_TARGETS += check-conformance-coverage check-conformance-cases check-conformance-doc \
+                 check-conformance-san check-conformance-llvm-xray

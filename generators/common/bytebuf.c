@@ -6,7 +6,9 @@
 
 uint8_t *tc_bb_reserve(tc_bytebuf *b, size_t n)
 {
-    if (b->cap - b->len < n) {
+    /* An empty buffer gets memory even for n == 0: the pointer returned must
+     * not be NULL + 0, which is undefined behaviour. */
+    if (b->cap - b->len < n || !b->p) {
         size_t cap = b->cap ? b->cap : 256;
         while (cap - b->len < n)
             cap *= 2;

@@ -40,12 +40,16 @@ static uint64_t room_limit(const tc_xray_header *h)
     return h->buffer_size > 16 ? h->buffer_size - 16 : 0;
 }
 
-/* Drops records from the end of the body until `bytes` more fit. */
-static void make_room(const tc_xray_header *h, xray_buffer *b, uint64_t bytes)
+/* Drops records from the end of the body until `bytes` more fit. Returns 0
+ * when they cannot fit in a version 1 buffer even so (a buffer_size barely
+ * above the preamble): the record would cross into the next buffer, a second
+ * error. Later versions only warn about a buffer above buffer_size. */
+static int make_room(const tc_xray_header *h, xray_buffer *b, uint64_t bytes)
 {
     size_t keep = body_start(b);
     while (b->n > keep && xray_buffer_used(b) + bytes > room_limit(h))
         xray_remove(b, b->n - 1);
+    return h->version >= 2 || xray_buffer_used(b) + bytes <= room_limit(h);
 }
 
 /* A random body position whose next record is not a CallArgument, so an
@@ -173,7 +177,8 @@ static int end_with_function(xray_mutation *mu, const tc_xray_header *h, xray_bu
 {
     if (!take(mu, last))
         return 0;
-    make_room(h, b, 8);
+    if (!make_room(h, b, 8))
+        return 0;
     if (b->n <= body_start(b) || b->recs[b->n - 1].type != XR_FUNCTION)
         xray_add_function(b, TC_XRAY_ENTER, fresh_function(mu), 1);
     mu->pending = 1;
@@ -231,7 +236,8 @@ static int unknown_kind(xray_mutation *mu, const tc_xray_header *h, xray_buffer 
 {
     if (!take(mu, last))
         return 0;
-    make_room(h, b, 16);
+    if (!make_room(h, b, 16))
+        return 0;
     insert_meta(b, safe_position(mu, b), (unsigned)tc_rng_range(mu->rng, TC_XRAY_KIND_COUNT, 127));
     return 1;
 }
@@ -254,7 +260,8 @@ static int kind_of_other_version(xray_mutation *mu, const tc_xray_header *h, xra
     }
     if (kind == TC_XRAY_TYPED_EVENT)
         len = (uint32_t)tc_rng_range(mu->rng, 1, 24);
-    make_room(h, b, 16 + len);
+    if (!make_room(h, b, 16 + len))
+        return 0;
     size_t at = safe_position(mu, b);
     xray_rec *r = insert_meta(b, at, kind);
     if (kind == TC_XRAY_TYPED_EVENT) {
@@ -272,7 +279,8 @@ static int bad_action(xray_mutation *mu, const tc_xray_header *h, xray_buffer *b
 {
     if (!take(mu, last))
         return 0;
-    make_room(h, b, 8);
+    if (!make_room(h, b, 8))
+        return 0;
     xray_rec *r = xray_insert(b, safe_position(mu, b));
     r->type = XR_FUNCTION;
     r->action = (uint8_t)tc_rng_range(mu->rng, 4, 7);
@@ -286,7 +294,9 @@ static int bad_action(xray_mutation *mu, const tc_xray_header *h, xray_buffer *b
 static int drop_preamble_record(xray_mutation *mu, const tc_xray_header *h, xray_buffer *b, int last)
 {
     size_t bs = body_start(b);
-    int has_body = bs < b->n;
+    /* A body record reveals a missing NewCPUId, unless it is a NewCPUId
+     * itself (a migration), which would take the dropped one's place. */
+    int has_body = bs < b->n && !is_meta(&b->recs[bs], TC_XRAY_NEW_CPU);
     if (!take(mu, last))
         return 0;
     /* NewBuffer, WallTimeMarker, PIDEntry (v3+), or NewCPUId when a body
@@ -313,7 +323,8 @@ static int preamble_in_body(xray_mutation *mu, const tc_xray_header *h, xray_buf
 {
     if (!take(mu, last))
         return 0;
-    make_room(h, b, 16);
+    if (!make_room(h, b, 16))
+        return 0;
     unsigned kinds[4] = {TC_XRAY_WALL_TIME, TC_XRAY_NEW_BUFFER}, n = 2;
     if (h->version >= 3)
         kinds[n++] = TC_XRAY_PID;
@@ -334,7 +345,8 @@ static int misplaced_argument(xray_mutation *mu, const tc_xray_header *h, xray_b
 {
     if (!take(mu, last))
         return 0;
-    make_room(h, b, 16 + 8);
+    if (!make_room(h, b, 16 + 8))
+        return 0;
     size_t at = body_start(b); /* after the preamble's NewCPUId */
     unsigned how = (unsigned)tc_rng_below(mu->rng, h->version >= 5 ? 3 : 2);
     if (how == 1) {
@@ -358,7 +370,8 @@ static int argument_after_enter(xray_mutation *mu, const tc_xray_header *h, xray
 {
     if (!take(mu, last))
         return 0;
-    make_room(h, b, 16 + 8);
+    if (!make_room(h, b, 16 + 8))
+        return 0;
     xray_add_function(b, TC_XRAY_ENTER, fresh_function(mu), 1);
     xray_add_meta(b, TC_XRAY_CALL_ARG)->u64 = 9;
     return 1;
@@ -369,7 +382,8 @@ static int argument_after_enter(xray_mutation *mu, const tc_xray_header *h, xray
 static xray_rec *append_event(xray_mutation *mu, const tc_xray_header *h, xray_buffer *b,
                               uint32_t len)
 {
-    make_room(h, b, 16 + len);
+    if (!make_room(h, b, 16 + len))
+        return NULL;
     unsigned kind = h->version >= 5 && tc_rng_chance(mu->rng, 1, 2) ? TC_XRAY_TYPED_EVENT
                                                                       : TC_XRAY_CUSTOM_EVENT;
     uint8_t data[16];
@@ -384,6 +398,8 @@ static int negative_size(xray_mutation *mu, const tc_xray_header *h, xray_buffer
     if (!take(mu, last))
         return 0;
     xray_rec *r = append_event(mu, h, b, (uint32_t)tc_rng_range(mu->rng, 0, 16));
+    if (!r)
+        return 0;
     r->i32 = -(int32_t)tc_rng_range(mu->rng, 1, INT32_MAX);
     return 1;
 }
@@ -394,6 +410,8 @@ static int oversized_payload(xray_mutation *mu, const tc_xray_header *h, xray_bu
         return 0;
     uint32_t len = (uint32_t)tc_rng_range(mu->rng, 1, 16);
     xray_rec *r = append_event(mu, h, b, len);
+    if (!r)
+        return 0;
     /* Room after the marker: to the extents' end (= the payload written) in
      * version 2+, to buffer_size in version 1. */
     uint64_t room = h->version == 1 ? h->buffer_size - (xray_buffer_used(b) - len) : len;
@@ -424,7 +442,8 @@ static int mismatched_exit(xray_mutation *mu, const tc_xray_header *h, xray_buff
 {
     if (!take(mu, last))
         return 0;
-    make_room(h, b, 16);
+    if (!make_room(h, b, 16))
+        return 0;
     uint32_t f = fresh_function(mu);
     xray_add_function(b, TC_XRAY_ENTER, f, 1);
     xray_add_function(b, tc_rng_chance(mu->rng, 1, 2) ? TC_XRAY_EXIT : TC_XRAY_TAIL_EXIT,
@@ -436,7 +455,8 @@ static int huge_delta(xray_mutation *mu, const tc_xray_header *h, xray_buffer *b
 {
     if (!take(mu, last))
         return 0;
-    make_room(h, b, 8);
+    if (!make_room(h, b, 8))
+        return 0;
     xray_add_function(b, TC_XRAY_ENTER, fresh_function(mu),
                       (uint32_t)tc_rng_range(mu->rng, 0x80000000u, 0xffffffffu));
     return 1;
@@ -448,7 +468,8 @@ static int tsc_backwards(xray_mutation *mu, const tc_xray_header *h, xray_buffer
     if (bs == 0 || bs > b->n || !take(mu, last))
         return 0;
     uint64_t start = b->recs[bs - 1].u64; /* the preamble's TSC: the thread's is above it now */
-    make_room(h, b, 16);
+    if (!make_room(h, b, 16))
+        return 0;
     xray_add_meta(b, TC_XRAY_TSC_WRAP)->u64 = start - 1 - tc_rng_below(mu->rng, start > 1000 ? 1000 : 1);
     return 1;
 }

@@ -290,7 +290,9 @@ int xray_synth_next(xray_synth *s, xray_buffer *b, int *last)
         tc_rng_chance(s->rng, 1, 3)) {
         /* Fill to the last byte: such a buffer has no EndOfBuffer. */
         while (used < h->buffer_size) {
-            if (t->depth > 0 && tc_rng_chance(s->rng, 1, 2))
+            /* Never deeper than MAX_DEPTH: beyond it leave() cannot name the
+             * function it exits, and the exit would not match its entry. */
+            if (t->depth > 0 && (tc_rng_chance(s->rng, 1, 2) || t->depth >= MAX_DEPTH))
                 leave(s, t, b, TC_XRAY_EXIT);
             else
                 enter(s, t, b, 0);

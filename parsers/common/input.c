@@ -80,6 +80,8 @@ static void fail(tc_input *in, int kind, const char *fmt, ...)
     tc_reader *r = &in->r;
     if (!r->failed) {
         r->failed = kind;
+        /* Where the good bytes end; a decompressor may still hand over what
+         * it made before failing, and stream_fill moves this past it. */
         r->fail_offset = tc_pos(r) + tc_avail(r);
         va_list ap;
         va_start(ap, fmt);
@@ -178,11 +180,13 @@ static void stream_fill(tc_reader *r, size_t need)
     r->end = in->buf + keep;
     while (tc_avail(r) < in->cap && !r->eof) {
         size_t got = produce(in, (uint8_t *)r->end, in->cap - tc_avail(r));
+        r->end += got;
+        if (r->failed)
+            r->fail_offset = r->base_off + (uint64_t)(r->end - r->base);
         if (got == 0) {
             r->eof = 1;
             break;
         }
-        r->end += got;
         if (tc_avail(r) >= need && in->comp == TC_COMP_NONE)
             break; /* a pipe: do not wait for more than was asked */
     }

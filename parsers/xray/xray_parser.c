@@ -491,6 +491,19 @@ static void call_argument(xray_parser *p, uint64_t pos, const uint8_t *b)
     }
 }
 
+/* Why BufferExtents may be short: compiler-rt's FDR runtime counts a typed
+ * event's payload but not its marker. Empty when the buffer holds none. */
+static void typed_event_hint(const xray_parser *p, int this_one, char *buf, size_t size)
+{
+    uint64_t n = p->typed_events + (this_one ? 1 : 0);
+    buf[0] = '\0';
+    if (n && p->version >= 2)
+        snprintf(buf, size,
+                 "; the buffer holds %" PRIu64 " typed event%s, and compiler-rt's FDR runtime "
+                 "leaves each one's 16-byte marker out of BufferExtents",
+                 n, n == 1 ? "" : "s");
+}
+
 /* CustomEventMarker or TypedEventMarker and the payload after it. Returns 0
  * when the rest of the buffer cannot be read. Consumes the record. */
 static int event_record(xray_parser *p, uint64_t pos, const uint8_t *b, unsigned kind)
@@ -518,10 +531,12 @@ static int event_record(xray_parser *p, uint64_t pos, const uint8_t *b, unsigned
     }
     uint64_t room = p->end - pos - TC_XRAY_METADATA_SIZE;
     if ((uint64_t)size > room) {
+        char hint[200];
+        typed_event_hint(p, kind == TC_XRAY_TYPED_EVENT, hint, sizeof hint);
         tc_report(p->d, TC_RULE_XRAY_EVENT_PAYLOAD_OVERFLOW, pos + 1, 4,
                   "%s announces %" PRId32 " payload bytes, but the buffer has %" PRIu64
-                  " left (it ends at offset %" PRIu64 ")",
-                  name, size, room, p->end);
+                  " left (it ends at offset %" PRIu64 ")%s",
+                  name, size, room, p->end, hint);
         tc_advance(p->r, TC_XRAY_METADATA_SIZE);
         skip_rest(p);
         return 0;
@@ -552,10 +567,23 @@ static int event_record(xray_parser *p, uint64_t pos, const uint8_t *b, unsigned
     tc_advance(p->r, TC_XRAY_METADATA_SIZE);
 
     if (EMITTING(p) && ev.kind >= 0) {
-        const uint8_t *data = (uint32_t)size <= TC_READER_MAX_NEED ? tc_need(p->r, (size_t)size)
-                                                                    : NULL;
+        if ((uint32_t)size > TC_READER_MAX_NEED) {
+            /* Too large to hold, so it goes out without its data. Skip it
+             * first: whether the payload fits in the input is then known on
+             * every input path (a stream does not know its end in advance). */
+            if (tc_skip(p->r, (uint64_t)size) < (uint64_t)size) {
+                p->ended_by_eof = 1;
+                return 0;
+            }
+            emit(p, &ev);
+            return 1;
+        }
+        const uint8_t *data = tc_need(p->r, (size_t)size);
         if (!data && tc_avail(p->r) < (size_t)size && p->r->eof) {
-            p->ended_by_eof = 1; /* the payload runs past the input */
+            /* The payload runs past the input: stop at its end, as the path
+             * without events does, so that messages give the same sizes. */
+            tc_skip(p->r, tc_avail(p->r));
+            p->ended_by_eof = 1;
             return 0;
         }
         ev.data = data;
@@ -697,7 +725,7 @@ static int record_crosses_end(xray_parser *p, uint64_t pos, size_t len, uint8_t 
 {
     uint64_t left = p->end - pos;
     const char *what = is_metadata(p, first) ? tc_xray_kind_name(meta_kind(p, first))
-                                             : "function record";
+                                             : "function";
     if (p->version == 1) {
         tc_report(p->d, TC_RULE_XRAY_V1_RECORD_CROSSES_BUFFER, pos, len,
                   "%s record (%zu bytes) starts %" PRIu64 " bytes before the end of its "
@@ -705,12 +733,8 @@ static int record_crosses_end(xray_parser *p, uint64_t pos, size_t len, uint8_t 
         skip_rest(p);
         return 0;
     }
-    char hint[200] = "";
-    if (p->typed_events)
-        snprintf(hint, sizeof hint,
-                 "; the buffer holds %" PRIu64 " typed events, and compiler-rt's FDR runtime "
-                 "leaves each one's 16-byte marker out of BufferExtents",
-                 p->typed_events);
+    char hint[200];
+    typed_event_hint(p, 0, hint, sizeof hint);
     /* Is the next buffer (or the end of the file) where the extents say? Then
      * this buffer was cut short; otherwise its records go on past the end.
      * Peek (left < 16) rather than skip, so the record can still be read. */

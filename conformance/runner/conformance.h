@@ -1,0 +1,232 @@
+/*
+ * The conformance runner: cases (conformance/cases/<group>/{y,n,i}_*), the
+ * implementations that are run over them, and the results. See
+ * docs/conformance.md for the case layout, the expectation schema and the
+ * adapter contract.
+ *
+ * Data flows one way: cases are loaded and filtered, each selected case is run
+ * in a child process (proc.h) by an implementation, the child's outcome is
+ * judged against the case's expectation (judge.c), and the list of results
+ * goes to the report writers (reports/conformance_report.h).
+ */
+#ifndef TC_CONFORMANCE_H
+#define TC_CONFORMANCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tracecheck/tracecheck.h"
+
+/* Bumped when the layout of the JSON report changes. */
+#define TC_CONF_REPORT_VERSION 1
+/* Bumped when the expectation schema (*.expect.json) changes. */
+#define TC_CONF_EXPECT_VERSION 1
+
+typedef enum tc_conf_class { TC_CONF_Y, TC_CONF_N, TC_CONF_I } tc_conf_class;
+
+typedef enum tc_conf_verdict {
+    TC_VERDICT_NONE = 0, /* no verdict: crashed, timed out, not run */
+    TC_VERDICT_ACCEPT,
+    TC_VERDICT_REJECT
+} tc_conf_verdict;
+
+typedef enum tc_conf_result_kind {
+    TC_CONF_PASS,
+    TC_CONF_FAIL,
+    TC_CONF_CRASH,
+    TC_CONF_TIMEOUT,
+    TC_CONF_SKIP,
+    TC_CONF_XFAIL, /* failed, and listed in the expected-failure list */
+    TC_CONF_XPASS, /* passed, but listed in the expected-failure list */
+    TC_CONF__RESULTS
+} tc_conf_result_kind;
+
+/* A set of rule ids: sorted by id, no repeats. */
+typedef struct tc_conf_rules {
+    const tc_rule_info **r;
+    size_t n;
+} tc_conf_rules;
+
+typedef struct tc_conf_case {
+    char *id;          /* "xray/n_xray_v5_extents_past_eof": group/name */
+    char *name;        /* "n_xray_v5_extents_past_eof" */
+    char *group;       /* the directory under cases/: "xray", "common" */
+    char *input;       /* path of the input file */
+    char *expect_path; /* path of NAME.expect.json */
+    char *dump_path;   /* path of NAME.dump.jsonl; NULL when the case has none */
+    tc_conf_class cls;
+    tc_format format;  /* TC_FORMAT_AUTO: detection is part of the case */
+    tc_conf_verdict verdict;
+    char *ruling;      /* where the verdict comes from (required for i_) */
+    tc_conf_rules errors, warnings, notes;
+    int pedantic;
+    int has_first_error;
+    const tc_rule_info *first_error_rule;
+    uint64_t first_error_offset;
+    char *description;
+    char *source;      /* "generated: tracecheck gen ...", "hand-made: ...", "clang: ..." */
+} tc_conf_case;
+
+typedef struct tc_conf_suite {
+    char *dir;      /* the cases directory */
+    char *version;  /* of the suite: cases/VERSION */
+    tc_conf_case *cases;
+    size_t count;
+} tc_conf_suite;
+
+/* Loads every case under dir (sorted by id). Problems with the suite (a bad
+ * expectation, a case without input) are printed to stderr as
+ * "path: message"; returns the number of problems, 0 on success. */
+int tc_conf_suite_load(tc_conf_suite *s, const char *dir);
+void tc_conf_suite_free(tc_conf_suite *s);
+const tc_conf_case *tc_conf_suite_find(const tc_conf_suite *s, const char *name);
+
+const char *tc_conf_class_name(tc_conf_class c);       /* "y", "n", "i" */
+const char *tc_conf_verdict_name(tc_conf_verdict v);   /* "accept", "reject", "none" */
+const char *tc_conf_result_name(tc_conf_result_kind k); /* "pass", ..., "xpass" */
+
+/* Rule sets. */
+int tc_conf_rules_add(tc_conf_rules *s, const tc_rule_info *r);
+int tc_conf_rules_equal(const tc_conf_rules *a, const tc_conf_rules *b);
+int tc_conf_rules_has(const tc_conf_rules *s, const tc_rule_info *r);
+/* "A, B" into buf ("none" when empty). */
+void tc_conf_rules_format(const tc_conf_rules *s, char *buf, size_t size);
+void tc_conf_rules_free(tc_conf_rules *s);
+
+/* ---- expected-failure lists (conformance/xfail/<impl>.txt) ---- */
+
+typedef struct tc_conf_xfail_entry {
+    char *name;
+    char *reason;
+    unsigned line;
+    int used; /* matched a case of the suite */
+} tc_conf_xfail_entry;
+
+typedef struct tc_conf_xfail {
+    char *path;
+    tc_conf_xfail_entry *e;
+    size_t n;
+} tc_conf_xfail;
+
+/* Reads "NAME REASON..." lines ('#' starts a comment line). Returns 0, or -1
+ * with the reason (path:line: message) in err. */
+int tc_conf_xfail_load(tc_conf_xfail *x, const char *path, char *err, size_t errlen);
+tc_conf_xfail_entry *tc_conf_xfail_find(const tc_conf_xfail *x, const char *name);
+void tc_conf_xfail_free(tc_conf_xfail *x);
+
+/* ---- implementations ---- */
+
+typedef enum tc_conf_impl_kind {
+    TC_IMPL_TRACECHECK, /* this project's parser, in a forked child */
+    TC_IMPL_COMMAND,    /* a command line with {file} (toml-test contract) */
+} tc_conf_impl_kind;
+
+typedef struct tc_conf_impl {
+    const char *name;        /* "tracecheck", "llvm-xray", or --name */
+    tc_conf_impl_kind kind;
+    const char *command;     /* TC_IMPL_COMMAND: "CMD {file}"; without {file}, stdin */
+    int dump;                /* the command prints a canonical dump on stdout */
+    const char *unavailable; /* set: every case is skipped with this reason */
+} tc_conf_impl;
+
+/* ---- one case's outcome and result ---- */
+
+/* What running a case produced, before judging. */
+typedef struct tc_conf_outcome {
+    int exited;         /* exited normally, with exit_status */
+    int exit_status;
+    int signal;         /* killed by this signal (not by the timeout) */
+    int timed_out;
+    int spawn_failed;   /* the child could not be started (reason in out_err) */
+    double seconds;
+    char *out;          /* standard output (the dump); NUL-terminated */
+    size_t out_len;
+    int out_truncated;  /* more output than the runner keeps */
+    char *err;          /* standard error, protocol lines removed; NUL-terminated */
+    size_t err_len;
+    /* TC_IMPL_TRACECHECK only: the findings the child reported. */
+    int have_protocol;  /* the child got to its final status line */
+    tc_conf_rules errors, warnings, notes;
+    int has_first_error;
+    const tc_rule_info *first_error_rule;
+    uint64_t first_error_offset;
+    long long prefix_len; /* bytes of dump written before the first error; -1: no error */
+} tc_conf_outcome;
+
+void tc_conf_outcome_free(tc_conf_outcome *o);
+
+typedef struct tc_conf_result {
+    const tc_conf_case *c;
+    tc_conf_result_kind kind;
+    tc_conf_verdict verdict; /* what the implementation said */
+    char *reason;            /* why it failed, crashed or was skipped; NULL on a pass */
+    const char *xfail_reason;
+    double seconds;
+    int exit_status;         /* -1 when it did not exit normally */
+    int signal;
+    char *stderr_tail;       /* the end of its standard error, for crashes and failures */
+    tc_conf_rules errors, warnings, notes; /* reported (tracecheck only) */
+} tc_conf_result;
+
+/* ---- running ---- */
+
+typedef struct tc_conf_options {
+    const tc_conf_impl *impl;
+    const char *const *run;  /* globs: only cases whose id or name matches one */
+    size_t nrun;
+    const char *const *skip; /* globs: cases reported as skipped */
+    size_t nskip;
+    double timeout;          /* seconds per case */
+    unsigned jobs;           /* cases run at once */
+    const tc_conf_xfail *xfail; /* NULL: none */
+    int write_dumps;         /* tracecheck: write each case's observed dump as its expected one */
+    int verbose;             /* log every result, not only the failures */
+    FILE *log;               /* where results are logged as they come; NULL: nowhere */
+} tc_conf_options;
+
+typedef struct tc_conf_totals {
+    size_t count[TC_CONF__RESULTS];
+    size_t cases;
+    size_t stale_xfail; /* expected-failure entries that name no case */
+    double seconds;
+} tc_conf_totals;
+
+typedef struct tc_conf_run {
+    const tc_conf_suite *suite;
+    const tc_conf_options *opt;
+    tc_conf_result *results; /* in case order */
+    size_t count;
+    tc_conf_totals totals;
+} tc_conf_run;
+
+/* Whether the case's id (group/name) or name matches one of the globs
+ * (fnmatch); *which, when given, is set to the glob that matched. */
+int tc_conf_case_matches(const tc_conf_case *c, const char *const *globs, size_t n,
+                         const char **which);
+
+/* Runs the selected cases, logging failures (every result when verbose).
+ * Returns 0, or -1 when the run could not be carried out (message printed). */
+int tc_conf_run_suite(tc_conf_run *run, const tc_conf_suite *s, const tc_conf_options *opt);
+void tc_conf_run_free(tc_conf_run *run);
+/* Non-zero when anything failed, crashed, timed out or passed unexpectedly, or
+ * an expected-failure entry names no case. */
+int tc_conf_run_failed(const tc_conf_run *run);
+
+/* Judges an outcome (judge.c). Fills kind, verdict, reason and the reported
+ * rule sets of r; the expected-failure list is applied by the caller. */
+void tc_conf_judge(const tc_conf_case *c, const tc_conf_impl *impl, tc_conf_outcome *o,
+                   tc_conf_result *r);
+
+/* Coverage (coverage.c): every rule of a format tracecheck implements, and
+ * every TC rule, has a case (an n_ case for errors, a y_ case for warnings and
+ * notes). Prints each gap to stderr; returns how many there are. */
+size_t tc_conf_coverage(const tc_conf_suite *s, int verbose);
+
+/* Text helpers shared by the runner and the report writers. */
+char *tc_conf_strdup(const char *s);
+char *tc_conf_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Reads a whole file; NULL with errno set on failure. */
+char *tc_conf_read_file(const char *path, size_t *len);
+
+#endif

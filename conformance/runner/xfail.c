@@ -1,0 +1,91 @@
+/*
+ * Expected-failure lists: conformance/xfail/<impl>.txt. One case per line,
+ * its name then the reason (the single source of why an implementation
+ * departs from the suite; docs/llvm-xray.md is generated from it):
+ *
+ *     # comment
+ *     n_xray_header_20_bytes  [short-file] accepts a 20-byte file ...
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conformance.h"
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+    return s;
+}
+
+int tc_conf_xfail_load(tc_conf_xfail *x, const char *path, char *err, size_t errlen)
+{
+    memset(x, 0, sizeof *x);
+    x->path = tc_conf_strdup(path);
+    char *text = tc_conf_read_file(path, NULL);
+    if (!text) {
+        snprintf(err, errlen, "%s: cannot read the expected-failure list: %s", path,
+                 strerror(errno));
+        return -1;
+    }
+    unsigned lineno = 0;
+    int rc = 0;
+    for (char *line = text, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        lineno++;
+        char *s = trim(line);
+        if (!*s || *s == '#')
+            continue;
+        size_t nlen = strcspn(s, " \t");
+        char *reason = trim(s + nlen);
+        s[nlen] = '\0';
+        if (!*reason) {
+            snprintf(err, errlen, "%s:%u: %s has no reason; every expected failure says why",
+                     path, lineno, s);
+            rc = -1;
+            break;
+        }
+        if (tc_conf_xfail_find(x, s)) {
+            snprintf(err, errlen, "%s:%u: %s is listed twice", path, lineno, s);
+            rc = -1;
+            break;
+        }
+        tc_conf_xfail_entry *e = realloc(x->e, (x->n + 1) * sizeof *e);
+        if (!e)
+            abort();
+        x->e = e;
+        x->e[x->n++] = (tc_conf_xfail_entry){tc_conf_strdup(s), tc_conf_strdup(reason), lineno, 0};
+    }
+    free(text);
+    if (rc != 0)
+        tc_conf_xfail_free(x);
+    return rc;
+}
+
+tc_conf_xfail_entry *tc_conf_xfail_find(const tc_conf_xfail *x, const char *name)
+{
+    for (size_t i = 0; x && i < x->n; i++)
+        if (!strcmp(x->e[i].name, name))
+            return &x->e[i];
+    return NULL;
+}
+
+void tc_conf_xfail_free(tc_conf_xfail *x)
+{
+    for (size_t i = 0; i < x->n; i++) {
+        free(x->e[i].name);
+        free(x->e[i].reason);
+    }
+    free(x->e);
+    free(x->path);
+    memset(x, 0, sizeof *x);
+}

@@ -1,0 +1,120 @@
+/*
+ * JUnit XML for GitLab and Jenkins: one <testsuite> per case group, one
+ * <testcase> per case with classname "conformance.<impl>.<group>" and the case
+ * name, so every classname+name pair is unique. fail and xpass are
+ * <failure>s, crash and timeout <error>s, skip and xfail <skipped>.
+ */
+#include <string.h>
+
+#include "conformance_report.h"
+
+static void xml_text(FILE *f, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        switch (*p) {
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '&': fputs("&amp;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\n': fputs("&#10;", f); break;
+        case '\t': fputs("&#9;", f); break;
+        default:
+            /* Control characters are not allowed in XML 1.0 at all. */
+            if (*p < 0x20)
+                fputc('?', f);
+            else
+                fputc(*p, f);
+        }
+    }
+}
+
+static void testcase(FILE *f, const tc_conf_run *run, const tc_conf_result *r)
+{
+    fputs("    <testcase classname=\"conformance.", f);
+    xml_text(f, run->opt->impl->name);
+    fputc('.', f);
+    xml_text(f, r->c->group);
+    fputs("\" name=\"", f);
+    xml_text(f, r->c->name);
+    fprintf(f, "\" time=\"%.4f\"", r->seconds);
+    const char *element = NULL, *message = r->reason;
+    switch (r->kind) {
+    case TC_CONF_FAIL:
+    case TC_CONF_XPASS: element = "failure"; break;
+    case TC_CONF_CRASH:
+    case TC_CONF_TIMEOUT: element = "error"; break;
+    case TC_CONF_SKIP: element = "skipped"; break;
+    case TC_CONF_XFAIL:
+        element = "skipped";
+        message = r->xfail_reason;
+        break;
+    default: break;
+    }
+    if (!element) {
+        fputs("/>\n", f);
+        return;
+    }
+    fprintf(f, ">\n      <%s type=\"%s\" message=\"", element, tc_conf_result_name(r->kind));
+    if (r->kind == TC_CONF_XFAIL)
+        fputs("expected failure: ", f);
+    xml_text(f, message);
+    fputs("\"", f);
+    if (r->kind == TC_CONF_SKIP || r->kind == TC_CONF_XFAIL) {
+        fputs("/>\n", f);
+    } else {
+        fputs(">", f);
+        fputs("expected ", f);
+        fputs(tc_conf_verdict_name(r->c->verdict), f);
+        fputs(", got ", f);
+        fputs(tc_conf_verdict_name(r->verdict), f);
+        if (r->stderr_tail && *r->stderr_tail) {
+            fputs("&#10;stderr:&#10;", f);
+            xml_text(f, r->stderr_tail);
+        }
+        fprintf(f, "</%s>\n", element);
+    }
+    fputs("    </testcase>\n", f);
+}
+
+void tc_conf_report_junit(FILE *f, const tc_conf_run *run)
+{
+    const tc_conf_totals *t = &run->totals;
+    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"tracecheck conformance ",
+          f);
+    xml_text(f, run->opt->impl->name);
+    fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" time=\"%.3f\">\n",
+            t->cases, t->count[TC_CONF_FAIL] + t->count[TC_CONF_XPASS],
+            t->count[TC_CONF_CRASH] + t->count[TC_CONF_TIMEOUT],
+            t->count[TC_CONF_SKIP] + t->count[TC_CONF_XFAIL], t->seconds);
+    /* Results are in case order, so each group is one run of results. */
+    for (size_t i = 0; i < run->count;) {
+        const char *group = run->results[i].c->group;
+        size_t end = i, fail = 0, err = 0, skip = 0;
+        double secs = 0;
+        for (; end < run->count && !strcmp(run->results[end].c->group, group); end++) {
+            tc_conf_result_kind k = run->results[end].kind;
+            fail += k == TC_CONF_FAIL || k == TC_CONF_XPASS;
+            err += k == TC_CONF_CRASH || k == TC_CONF_TIMEOUT;
+            skip += k == TC_CONF_SKIP || k == TC_CONF_XFAIL;
+            secs += run->results[end].seconds;
+        }
+        fputs("  <testsuite name=\"conformance.", f);
+        xml_text(f, run->opt->impl->name);
+        fputc('.', f);
+        xml_text(f, group);
+        fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" "
+                   "time=\"%.3f\">\n    <properties>\n"
+                   "      <property name=\"suite_version\" value=\"",
+                end - i, fail, err, skip, secs);
+        xml_text(f, run->suite->version);
+        fprintf(f, "\"/>\n      <property name=\"tool_version\" value=\"%s\"/>\n"
+                   "      <property name=\"implementation\" value=\"",
+                TC_VERSION_STRING);
+        xml_text(f, tc_conf_report_impl_how(run->opt->impl));
+        fputs("\"/>\n    </properties>\n", f);
+        for (; i < end; i++)
+            testcase(f, run, &run->results[i]);
+        fputs("  </testsuite>\n", f);
+    }
+    fputs("</testsuites>\n", f);
+}

@@ -1,0 +1,62 @@
+/*
+ * TAP 14 (testanything.org/tap-version-14-specification): one test point per
+ * case. Skips are "ok ... # SKIP", expected failures "not ok ... # TODO" (so a
+ * harness does not count them), and an unexpected pass is a plain "not ok":
+ * a listed failure that now passes must be noticed. Details go in a YAML block.
+ */
+#include "../parsers/common/jsonl.h"
+#include "conformance_report.h"
+
+/* Text after "#" in a test line: '#' and '\' escaped, kept on one line. */
+static void directive_text(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        if (*s == '#' || *s == '\\')
+            fputc('\\', f);
+        fputc(*s == '\n' ? ' ' : *s, f);
+    }
+}
+
+static void yaml(FILE *f, const tc_conf_result *r)
+{
+    fputs("  ---\n  result: ", f);
+    fputs(tc_conf_result_name(r->kind), f);
+    fputs("\n  message: ", f);
+    tc_json_write_string(f, r->reason ? r->reason : "");
+    fprintf(f, "\n  expected: %s\n  verdict: %s\n", tc_conf_verdict_name(r->c->verdict),
+            tc_conf_verdict_name(r->verdict));
+    if (r->exit_status >= 0)
+        fprintf(f, "  exit_status: %d\n", r->exit_status);
+    if (r->signal)
+        fprintf(f, "  signal: %d\n", r->signal);
+    if ((r->kind == TC_CONF_CRASH || r->kind == TC_CONF_TIMEOUT) && r->stderr_tail &&
+        *r->stderr_tail) {
+        fputs("  stderr: ", f);
+        tc_json_write_string(f, r->stderr_tail);
+        fputc('\n', f);
+    }
+    fputs("  ...\n", f);
+}
+
+void tc_conf_report_tap(FILE *f, const tc_conf_run *run)
+{
+    fprintf(f, "TAP version 14\n# tracecheck conformance suite %s, implementation %s\n1..%zu\n",
+            run->suite->version, run->opt->impl->name, run->count);
+    for (size_t i = 0; i < run->count; i++) {
+        const tc_conf_result *r = &run->results[i];
+        int ok = r->kind == TC_CONF_PASS || r->kind == TC_CONF_SKIP;
+        fprintf(f, "%s %zu - %s", ok ? "ok" : "not ok", i + 1, r->c->id);
+        if (r->kind == TC_CONF_SKIP) {
+            fputs(" # SKIP ", f);
+            directive_text(f, r->reason);
+        } else if (r->kind == TC_CONF_XFAIL) {
+            fputs(" # TODO expected failure: ", f);
+            directive_text(f, r->xfail_reason);
+        }
+        fputc('\n', f);
+        if (!ok && r->kind != TC_CONF_XFAIL)
+            yaml(f, r);
+    }
+    fputs("# ", f);
+    tc_conf_report_summary_line(f, run);
+}
