@@ -1,1 +1,23 @@
-# (filled in below)
+# Unit tests: the CUnit suites of tests/ (one suite per test_*.c), linked into
+# one program against the ASan+UBSan copy of the library and run by
+# `make check` (check-unit). `make unit` only builds it;
+# `$(BUILD)/san/tests/unit SUITE...` runs some suites.
+UNIT_SRCS := $(sort $(wildcard tests/*.c))
+UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/san/%.o)
+UNIT := $(BUILD)/san/tests/unit
+
+# The tests use POSIX 2008 and GNU interfaces (open_memstream, mkdtemp, fork,
+# pipes) that a strict -std=c11 build hides.
+$(UNIT_OBJS): CPPFLAGS += -D_GNU_SOURCE
+
+$(UNIT): $(UNIT_OBJS) $(BUILD)/san/libtracecheck.a
+	$(CC) $(SAN_FLAGS) -o $@ $(UNIT_OBJS) $(BUILD)/san/libtracecheck.a -lcunit $(LIBS)
+
+.PHONY: unit check-unit
+unit: $(UNIT)
+
+# The docs suite runs the sanitized tracecheck next to the test program.
+check-unit: $(UNIT) $(TRACECHECK_SAN)
+	$(UNIT)
+
+CHECK_TARGETS += check-unit

@@ -104,7 +104,8 @@ int xray_generate(const xray_gen_params *p, int violate, tc_rng *choices, xray_s
         buffers++;
     }
     if (rc == 0 && m && !mu.applied) {
-        snprintf(err, errlen, "could not break %s in this trace; try a larger --size",
+        snprintf(err, errlen, "could not break %s in this trace; try a larger --size or another --seed "
+                 "or --buffer-size",
                  tc_rules[violate].id);
         rc = -1;
     }

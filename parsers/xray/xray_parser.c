@@ -96,7 +96,7 @@ int tc_xray_sniff(const uint8_t *b, size_t n)
         unsigned version = tc_rd16(b, be);
         if (type == 1 && version >= 1 && version <= 0xff)
             return 1;
-        if (type == 0 && version >= 1 && version <= 5)
+        if (version >= 1 && version <= 5) /* any type: a wrong one is XRAY-HEADER-TYPE */
             return 1;
     }
     /* A version outside 1..5 with type 1 in either order: still XRay, with a
@@ -493,15 +493,16 @@ static void call_argument(xray_parser *p, uint64_t pos, const uint8_t *b)
 
 /* Why BufferExtents may be short: compiler-rt's FDR runtime counts a typed
  * event's payload but not its marker. Empty when the buffer holds none. */
-static void typed_event_hint(const xray_parser *p, int this_one, char *buf, size_t size)
+static void typed_event_hint(const xray_parser *p, int this_one, const char *which, char *buf,
+                             size_t size)
 {
     uint64_t n = p->typed_events + (this_one ? 1 : 0);
     buf[0] = '\0';
     if (n && p->version >= 2)
         snprintf(buf, size,
-                 "; the buffer holds %" PRIu64 " typed event%s, and compiler-rt's FDR runtime "
+                 "; the %s holds %" PRIu64 " typed event%s, and compiler-rt's FDR runtime "
                  "leaves each one's 16-byte marker out of BufferExtents",
-                 n, n == 1 ? "" : "s");
+                 which, n, n == 1 ? "" : "s");
 }
 
 /* CustomEventMarker or TypedEventMarker and the payload after it. Returns 0
@@ -532,7 +533,7 @@ static int event_record(xray_parser *p, uint64_t pos, const uint8_t *b, unsigned
     uint64_t room = p->end - pos - TC_XRAY_METADATA_SIZE;
     if ((uint64_t)size > room) {
         char hint[200];
-        typed_event_hint(p, kind == TC_XRAY_TYPED_EVENT, hint, sizeof hint);
+        typed_event_hint(p, kind == TC_XRAY_TYPED_EVENT, "buffer", hint, sizeof hint);
         tc_report(p->d, TC_RULE_XRAY_EVENT_PAYLOAD_OVERFLOW, pos + 1, 4,
                   "%s announces %" PRId32 " payload bytes, but the buffer has %" PRIu64
                   " left (it ends at offset %" PRIu64 ")%s",
@@ -734,7 +735,7 @@ static int record_crosses_end(xray_parser *p, uint64_t pos, size_t len, uint8_t 
         return 0;
     }
     char hint[200];
-    typed_event_hint(p, 0, hint, sizeof hint);
+    typed_event_hint(p, 0, "buffer", hint, sizeof hint);
     /* Is the next buffer (or the end of the file) where the extents say? Then
      * this buffer was cut short; otherwise its records go on past the end.
      * Peek (left < 16) rather than skip, so the record can still be read. */
@@ -868,6 +869,10 @@ static void parse_v2(xray_parser *p)
         if (!b || b[0] != p->extents_tag) {
             b = tc_need(r, 1);
             uint8_t first = b[0];
+            /* Records that a short BufferExtents left outside the buffer
+             * before: say why that happens, as for a record that crosses. */
+            char hint[200];
+            typed_event_hint(p, 0, "previous buffer", hint, sizeof hint);
             uint64_t skipped = resynchronise(p);
             int at_end = tc_at_end(r);
             p->in_buffer = 0; /* between buffers: no buffer context */
@@ -881,8 +886,8 @@ static void parse_v2(xray_parser *p)
             else
                 tc_report(p->d, TC_RULE_XRAY_EXTENTS_EXPECTED, pos, skipped,
                           "expected a BufferExtents record, found first byte 0x%02x; %" PRIu64
-                          " bytes skipped to the next buffer at offset %" PRIu64,
-                          first, skipped, tc_pos(r));
+                          " bytes skipped to the next buffer at offset %" PRIu64 "%s",
+                          first, skipped, tc_pos(r), hint);
             continue;
         }
         uint64_t n = tc_rd64(b + 1, p->be);
