@@ -46,8 +46,7 @@ struct tc_input {
     bz_stream bz;
     int bz_live;
     ZSTD_DStream *zs;
-    size_t zs_last; /* last ZSTD_decompressStream result: 0 = at a frame end */
-    int member_done;  /* the current gzip/bzip2 member ended cleanly */
+    int member_done;  /* the current member (gzip member, bzip2 stream, zstd frame) ended */
 };
 
 tc_compression tc_detect_compression(const unsigned char *p, size_t n)
@@ -250,118 +249,136 @@ static void raw_consume(tc_input *in, size_t n)
     in->raw_consumed += n;
 }
 
-static size_t produce_gzip(tc_input *in, uint8_t *dst, size_t room)
-{
+/* One step of a codec: consume from src, write to dst. */
+enum { STEP_MORE, STEP_MEMBER_END, STEP_ERROR };
+
+typedef struct step_io {
     const uint8_t *src;
-    size_t n;
+    size_t avail;
+    uint8_t *dst;
+    size_t room;
+    size_t consumed, made;
+    const char *error; /* the codec's own words, when it has any */
+} step_io;
+
+typedef struct codec {
+    const char *name;
+    tc_compression magic;           /* what a further member starts with */
+    int (*step)(tc_input *in, step_io *io);
+    int (*restart)(tc_input *in);   /* for the next member; 0 on success */
+} codec;
+
+static uInt clamp_uint(size_t n) { return n > UINT32_MAX ? UINT32_MAX : (uInt)n; }
+
+static int gzip_step(tc_input *in, step_io *io)
+{
+    in->z.next_in = (Bytef *)io->src;
+    in->z.avail_in = clamp_uint(io->avail);
+    in->z.next_out = io->dst;
+    in->z.avail_out = clamp_uint(io->room);
+    uInt before_in = in->z.avail_in, before_out = in->z.avail_out;
+    int rc = inflate(&in->z, Z_NO_FLUSH);
+    io->consumed = before_in - in->z.avail_in;
+    io->made = before_out - in->z.avail_out;
+    io->error = in->z.msg;
+    if (rc == Z_STREAM_END)
+        return STEP_MEMBER_END;
+    return rc == Z_OK || (rc == Z_BUF_ERROR && io->made > 0) ? STEP_MORE : STEP_ERROR;
+}
+
+static int gzip_restart(tc_input *in) { return inflateReset(&in->z) == Z_OK ? 0 : -1; }
+
+static int bzip2_step(tc_input *in, step_io *io)
+{
+    in->bz.next_in = (char *)io->src;
+    in->bz.avail_in = clamp_uint(io->avail);
+    in->bz.next_out = (char *)io->dst;
+    in->bz.avail_out = clamp_uint(io->room);
+    unsigned before_in = in->bz.avail_in, before_out = in->bz.avail_out;
+    int rc = BZ2_bzDecompress(&in->bz);
+    io->consumed = before_in - in->bz.avail_in;
+    io->made = before_out - in->bz.avail_out;
+    if (rc == BZ_STREAM_END)
+        return STEP_MEMBER_END;
+    return rc == BZ_OK ? STEP_MORE : STEP_ERROR;
+}
+
+static int bzip2_restart(tc_input *in)
+{
+    BZ2_bzDecompressEnd(&in->bz);
+    memset(&in->bz, 0, sizeof in->bz);
+    in->bz_live = BZ2_bzDecompressInit(&in->bz, 0, 0) == BZ_OK;
+    return in->bz_live ? 0 : -1;
+}
+
+static int zstd_step(tc_input *in, step_io *io)
+{
+    ZSTD_inBuffer ib = {io->src, io->avail, 0};
+    ZSTD_outBuffer ob = {io->dst, io->room, 0};
+    size_t rc = ZSTD_decompressStream(in->zs, &ob, &ib);
+    io->consumed = ib.pos;
+    io->made = ob.pos;
+    if (ZSTD_isError(rc)) {
+        io->error = ZSTD_getErrorName(rc);
+        return STEP_ERROR;
+    }
+    if (ib.pos == 0 && ob.pos == 0) {
+        /* It reads all it is given; no progress with input and room is corrupt. */
+        io->error = "the decoder made no progress";
+        return STEP_ERROR;
+    }
+    return rc == 0 ? STEP_MEMBER_END : STEP_MORE; /* 0: a frame is complete */
+}
+
+static int zstd_restart(tc_input *in)
+{
+    (void)in; /* a zstd stream starts the next frame by itself */
+    return 0;
+}
+
+static const codec codecs[] = {
+    [TC_COMP_GZIP] = {"gzip", TC_COMP_GZIP, gzip_step, gzip_restart},
+    [TC_COMP_BZIP2] = {"bzip2", TC_COMP_BZIP2, bzip2_step, bzip2_restart},
+    [TC_COMP_ZSTD] = {"zstd", TC_COMP_ZSTD, zstd_step, zstd_restart},
+};
+
+/* Decompressed bytes into dst, through concatenated members (gzip members,
+ * bzip2 streams, zstd frames); 0 at the end or on failure. */
+static size_t decode(tc_input *in, const codec *c, uint8_t *dst, size_t room)
+{
     size_t made = 0;
     while (made == 0) {
+        const uint8_t *src;
+        size_t n;
         if (!raw_ready(in, &src, &n)) {
             if (!in->member_done)
                 fail(in, TC_READ_DECOMPRESS_ERROR,
-                     "the gzip stream ends early (after %llu compressed bytes)", (unsigned long long)in->raw_consumed);
+                     "the %s stream ends early (after %llu compressed bytes)", c->name,
+                     (unsigned long long)in->raw_consumed);
             return 0;
         }
         if (in->member_done) {
-            /* Another member may follow (concatenated .gz files). */
-            if (n < 2 || src[0] != 0x1f || src[1] != 0x8b) {
+            if (tc_detect_compression(src, n) != c->magic) {
                 fail(in, TC_READ_DECOMPRESS_ERROR,
-                     "gzip: data after the end of the stream (at compressed byte %llu)", (unsigned long long)in->raw_consumed);
+                     "%s: data after the end of the stream (at compressed byte %llu)", c->name,
+                     (unsigned long long)in->raw_consumed);
                 return 0;
             }
-            inflateReset(&in->z);
-            in->member_done = 0;
-        }
-        in->z.next_in = (Bytef *)src;
-        in->z.avail_in = (uInt)(n > UINT32_MAX ? UINT32_MAX : n);
-        in->z.next_out = dst + made;
-        in->z.avail_out = (uInt)(room - made > UINT32_MAX ? UINT32_MAX : room - made);
-        size_t before_in = in->z.avail_in, before_out = in->z.avail_out;
-        int rc = inflate(&in->z, Z_NO_FLUSH);
-        raw_consume(in, before_in - in->z.avail_in);
-        made += before_out - in->z.avail_out;
-        if (rc == Z_STREAM_END) {
-            in->member_done = 1;
-        } else if (rc != Z_OK && !(rc == Z_BUF_ERROR && made > 0)) {
-            fail(in, TC_READ_DECOMPRESS_ERROR, "corrupt gzip data (near compressed byte %llu)", (unsigned long long)in->raw_consumed);
-            return made;
-        }
-    }
-    return made;
-}
-
-static size_t produce_bzip2(tc_input *in, uint8_t *dst, size_t room)
-{
-    const uint8_t *src;
-    size_t n;
-    size_t made = 0;
-    while (made == 0) {
-        if (!raw_ready(in, &src, &n)) {
-            if (!in->member_done)
-                fail(in, TC_READ_DECOMPRESS_ERROR,
-                     "the bzip2 stream ends early (after %llu compressed bytes)", (unsigned long long)in->raw_consumed);
-            return 0;
-        }
-        if (in->member_done) {
-            if (tc_detect_compression(src, n) != TC_COMP_BZIP2) {
-                fail(in, TC_READ_DECOMPRESS_ERROR,
-                     "bzip2: data after the end of the stream (at compressed byte %llu)", (unsigned long long)in->raw_consumed);
-                return 0;
-            }
-            BZ2_bzDecompressEnd(&in->bz);
-            memset(&in->bz, 0, sizeof in->bz);
-            if (BZ2_bzDecompressInit(&in->bz, 0, 0) != BZ_OK) {
-                in->bz_live = 0;
-                fail(in, TC_READ_DECOMPRESS_ERROR, "bzip2: cannot start a decoder");
+            if (c->restart(in) != 0) {
+                fail(in, TC_READ_DECOMPRESS_ERROR, "%s: cannot restart the decoder", c->name);
                 return 0;
             }
             in->member_done = 0;
         }
-        in->bz.next_in = (char *)src;
-        in->bz.avail_in = (unsigned)(n > UINT32_MAX ? UINT32_MAX : n);
-        in->bz.next_out = (char *)dst + made;
-        in->bz.avail_out = (unsigned)(room - made > UINT32_MAX ? UINT32_MAX : room - made);
-        size_t before_in = in->bz.avail_in, before_out = in->bz.avail_out;
-        int rc = BZ2_bzDecompress(&in->bz);
-        raw_consume(in, before_in - in->bz.avail_in);
-        made += before_out - in->bz.avail_out;
-        if (rc == BZ_STREAM_END) {
+        step_io io = {.src = src, .avail = n, .dst = dst + made, .room = room - made};
+        int rc = c->step(in, &io);
+        raw_consume(in, io.consumed);
+        made += io.made;
+        if (rc == STEP_MEMBER_END) {
             in->member_done = 1;
-        } else if (rc != BZ_OK) {
-            fail(in, TC_READ_DECOMPRESS_ERROR, "corrupt bzip2 data (near compressed byte %llu)", (unsigned long long)in->raw_consumed);
-            return made;
-        }
-    }
-    return made;
-}
-
-static size_t produce_zstd(tc_input *in, uint8_t *dst, size_t room)
-{
-    const uint8_t *src;
-    size_t n;
-    size_t made = 0;
-    while (made == 0) {
-        if (!raw_ready(in, &src, &n)) {
-            if (in->zs_last != 0)
-                fail(in, TC_READ_DECOMPRESS_ERROR,
-                     "the zstd stream ends early (after %llu compressed bytes)", (unsigned long long)in->raw_consumed);
-            return 0;
-        }
-        ZSTD_inBuffer ib = {src, n, 0};
-        ZSTD_outBuffer ob = {dst + made, room - made, 0};
-        size_t rc = ZSTD_decompressStream(in->zs, &ob, &ib);
-        raw_consume(in, ib.pos);
-        made += ob.pos;
-        if (ZSTD_isError(rc)) {
-            fail(in, TC_READ_DECOMPRESS_ERROR, "corrupt zstd data: %s (near compressed byte %llu)",
-                 ZSTD_getErrorName(rc), (unsigned long long)in->raw_consumed);
-            return made;
-        }
-        in->zs_last = rc;
-        if (ib.pos == 0 && ob.pos == 0 && rc != 0 && n > 0 && ob.size > 0) {
-            /* No progress with input and room: the decoder wants a larger
-             * read; it reads everything it was given, so this is corrupt. */
-            fail(in, TC_READ_DECOMPRESS_ERROR, "zstd decoder made no progress (compressed byte %llu)",
+        } else if (rc == STEP_ERROR) {
+            fail(in, TC_READ_DECOMPRESS_ERROR, "corrupt %s data%s%s (near compressed byte %llu)",
+                 c->name, io.error ? ": " : "", io.error ? io.error : "",
                  (unsigned long long)in->raw_consumed);
             return made;
         }
@@ -371,12 +388,9 @@ static size_t produce_zstd(tc_input *in, uint8_t *dst, size_t room)
 
 static size_t produce(tc_input *in, uint8_t *dst, size_t room)
 {
-    switch (in->comp) {
-    case TC_COMP_GZIP: return produce_gzip(in, dst, room);
-    case TC_COMP_BZIP2: return produce_bzip2(in, dst, room);
-    case TC_COMP_ZSTD: return produce_zstd(in, dst, room);
-    default: return read_fd(in, dst, room);
-    }
+    if (in->comp == TC_COMP_NONE)
+        return read_fd(in, dst, room);
+    return decode(in, &codecs[in->comp], dst, room);
 }
 
 /* ---- opening ---- */
@@ -411,7 +425,6 @@ static int start_decoder(tc_input *in)
         if (!in->zs)
             return -1;
         ZSTD_initDStream(in->zs);
-        in->zs_last = 1;
         return 0;
     default:
         return 0;
