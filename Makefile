@@ -80,6 +80,8 @@ include conformance/conformance.mk
 include fuzz/fuzz.mk
 include bench/bench.mk
 include docs/docs.mk
+include generators/generators.mk
+include tests/producers/producers.mk
 
 .PHONY: check
 check: ensure-deps
