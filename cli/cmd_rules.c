@@ -74,7 +74,7 @@ static void markdown(tc_format f)
 
 static void json(tc_format f)
 {
-    tc_jsonl w = {stdout, 0};
+    tc_jsonl w = {.f = stdout};
     for (size_t i = 0; i < tc_rule_count(); i++) {
         const tc_rule_info *r = tc_rule_at(i);
         if (!shown(r, f))

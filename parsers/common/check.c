@@ -57,7 +57,7 @@ int tc_check_input(tc_input *in, const char *name, const tc_check_opts *c, tc_su
         return 2;
     }
     if (ops) {
-        dump_state ds = {{c ? c->dump : NULL, 0}, ops};
+        dump_state ds = {.w = {.f = c ? c->dump : NULL}, .ops = ops};
         tc_parse_ctx ctx = {&d, ds.w.f ? dump_event : NULL, &ds};
         ops->parse(r, &ctx);
     }

@@ -1,4 +1,4 @@
-#define _DEFAULT_SOURCE
+#define _GNU_SOURCE /* F_SETPIPE_SZ */
 #include <bzlib.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -494,6 +494,11 @@ tc_input *tc_input_open(const char *path, const tc_input_opts *opts, char *err, 
             return in;
         }
     } else {
+#ifdef F_SETPIPE_SZ
+        /* Fewer switches between the writer and this reader; best effort. */
+        if (S_ISFIFO(st.st_mode))
+            (void)fcntl(in->fd, F_SETPIPE_SZ, 1 << 20);
+#endif
         /* A pipe: the magic bytes must be read, and then kept. */
         while (have < sizeof magic) {
             ssize_t got = read(in->fd, magic + have, sizeof magic - have);

@@ -10,9 +10,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* A line is built in buf and written with one fwrite at its end (or when
+ * buf fills, for long payloads): per-character stdio calls made dumps slow. */
 typedef struct tc_jsonl {
     FILE *f;
     int fields; /* fields written in the current object */
+    size_t len;
+    char buf[8192];
 } tc_jsonl;
 
 void tc_jl_begin(tc_jsonl *w, const char *type); /* {"t":"type" */
