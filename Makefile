@@ -23,6 +23,14 @@ endif
 
 BUILD ?= build
 PREFIX ?= /usr/local
+# `make V=1` shows the commands.
+ifeq ($(V),1)
+Q :=
+say = @true
+else
+Q := @
+say = @printf '  %-6s %s\n' $(1) $(2)
+endif
 WERROR ?= -Werror
 
 CPPFLAGS += -Iinclude -Ispec -D_FILE_OFFSET_BITS=64
@@ -49,28 +57,35 @@ all: $(TRACECHECK) $(BUILD)/libtracecheck.a $(BUILD)/libtracecheck.so
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
 
 $(BUILD)/san/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -std=c11 $(WARNINGS) $(SAN_FLAGS) -MMD -MP -c $< -o $@
+	$(call say,CC-SAN,$<)
+	$(Q)$(CC) $(CPPFLAGS) -std=c11 $(WARNINGS) $(SAN_FLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/libtracecheck.a: $(LIB_OBJS)
 	@rm -f $@
-	ar rcs $@ $^
+	$(call say,AR,$@)
+	$(Q)ar rcs $@ $^
 
 $(BUILD)/libtracecheck.so: $(LIB_OBJS)
-	$(CC) -shared -Wl,-soname,libtracecheck.so.0 -o $@ $^ $(LIBS)
+	$(call say,LD,$@)
+	$(Q)$(CC) -shared -Wl,-soname,libtracecheck.so.0 -o $@ $^ $(LIBS)
 
 $(BUILD)/san/libtracecheck.a: $(SAN_LIB_OBJS)
 	@rm -f $@
-	ar rcs $@ $^
+	$(call say,AR,$@)
+	$(Q)ar rcs $@ $^
 
 $(TRACECHECK): $(CLI_OBJS) $(BUILD)/libtracecheck.a
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJS) $(BUILD)/libtracecheck.a $(LIBS)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(CFLAGS) -o $@ $(CLI_OBJS) $(BUILD)/libtracecheck.a $(LIBS)
 
 $(TRACECHECK_SAN): $(SAN_CLI_OBJS) $(BUILD)/san/libtracecheck.a
-	$(CC) $(SAN_FLAGS) -o $@ $(SAN_CLI_OBJS) $(BUILD)/san/libtracecheck.a $(LIBS)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(SAN_FLAGS) -o $@ $(SAN_CLI_OBJS) $(BUILD)/san/libtracecheck.a $(LIBS)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
