@@ -1,1 +1,200 @@
-# (filled in below)
+# Fuzzing (docs/fuzzing.md). Every harness fuzz/<target>.c or .cc is built
+# three ways, each with the library sources compiled into its own objects:
+#
+#   $(BUILD)/fuzz/libfuzzer/<target>  clang -fsanitize=fuzzer,address,undefined
+#   $(BUILD)/fuzz/afl/<target>        afl-clang-fast, persistent mode (libAFLDriver), ASan+UBSan
+#   $(BUILD)/fuzz/regress/<target>    fuzz/regression_driver.c: replays files, ASan+UBSan
+#
+#   make fuzz TARGET=xray_parse SECONDS=600 [ENGINE=libfuzzer|afl] [JOBS=N]
+#   make fuzz-build        every harness for every engine
+#   make fuzz-docs         regenerate the allow-list table in docs/fuzzing.md
+#
+# make check runs check-fuzz-regress (every harness replays corpus/xray and
+# corpus/regressions), check-fuzz-smoke (SMOKE_SECONDS of libFuzzer per
+# harness), check-fuzz-afl (AFL_SMOKE_SECONDS of AFL++ on xray_parse) and
+# check-fuzz-docs.
+
+FUZZ_C_TARGETS := xray_parse xray_roundtrip
+FUZZ_CXX_TARGETS := xray_differential
+FUZZ_TARGETS := $(FUZZ_C_TARGETS) $(FUZZ_CXX_TARGETS)
+FUZZ_ENGINES := libfuzzer afl regress
+
+FUZZ_OUT := $(BUILD)/fuzz
+FUZZ_LIB_SRCS := $(filter parsers/% generators/%,$(LIB_SRCS))
+FUZZ_HELPER_SRCS := fuzz/fuzz_xray.c
+FUZZ_SEEDS := corpus/xray
+FUZZ_REGRESSIONS := corpus/regressions
+FUZZ_DICT := fuzz/dict/xray.dict
+# The round trip reads its input as a stream of choices: no dictionary.
+fuzz_dict = $(if $(filter xray_roundtrip,$(1)),-,$(FUZZ_DICT))
+
+SMOKE_SECONDS ?= 15
+AFL_SMOKE_SECONDS ?= 5
+AFL_SMOKE_TARGET ?= xray_parse
+FUZZ_MAX_LEN ?= 8192
+export FUZZ_MAX_LEN
+
+# ---- toolchains ----
+
+# clang whatever CC the main build uses: libFuzzer and the sanitizers need it.
+FUZZ_CC ?= clang
+FUZZ_CXX ?= clang++
+AFL_CC ?= afl-clang-fast
+AFL_CXX ?= afl-clang-fast++
+AFL_DRIVER ?= /usr/lib/afl/libAFLDriver.a
+LLVM_CONFIG ?= $(firstword $(shell command -v llvm-config-14 llvm-config 2>/dev/null) llvm-config)
+# Asked of llvm-config once, and only when a C++ harness is built. LLVM's
+# headers are system headers here: they are not clean under our warnings.
+fuzz_llvm = $(shell $(LLVM_CONFIG) $(1) 2>/dev/null)
+FUZZ_LLVM_CXXFLAGS = $(eval FUZZ_LLVM_CXXFLAGS := $(patsubst -I%,-isystem %,$(filter-out \
+    -std=%,$(call fuzz_llvm,--cxxflags))))$(FUZZ_LLVM_CXXFLAGS)
+FUZZ_LLVM_LIBS = $(eval FUZZ_LLVM_LIBS := $(call fuzz_llvm,--ldflags) \
+    -Wl,-rpath,$(call fuzz_llvm,--libdir) $(call fuzz_llvm,--libs xray support))$(FUZZ_LLVM_LIBS)
+
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_DEBUG := -O1 -g -fno-omit-frame-pointer
+FUZZ_CFLAGS := -std=c11 $(WARNINGS) $(FUZZ_DEBUG)
+FUZZ_CXXFLAGS := -std=c++17 -Wall -Wextra -Wshadow $(WERROR) $(FUZZ_DEBUG)
+
+# Per engine: compilers, flags for objects, flags and objects for the link.
+FZ_libfuzzer_CC := $(FUZZ_CC)
+FZ_libfuzzer_CXX := $(FUZZ_CXX)
+FZ_libfuzzer_OBJ := -fsanitize=fuzzer-no-link
+FZ_libfuzzer_LINK := -fsanitize=fuzzer
+FZ_afl_CC := AFL_QUIET=1 $(AFL_CC)
+FZ_afl_CXX := AFL_QUIET=1 $(AFL_CXX)
+FZ_afl_OBJ :=
+FZ_afl_LINK := $(AFL_DRIVER)
+FZ_regress_CC := $(FUZZ_CC)
+FZ_regress_CXX := $(FUZZ_CXX)
+FZ_regress_OBJ :=
+FZ_regress_LINK :=
+FZ_regress_MAIN := $(FUZZ_OUT)/regress/obj/fuzz/regression_driver.o
+# AFL++'s CmpLog twin of the AFL build (campaigns only): comparisons logged
+# for input-to-state mutation; no sanitizers, as AFL++ recommends.
+FZ_aflcmplog_CC := AFL_QUIET=1 AFL_LLVM_CMPLOG=1 $(AFL_CC)
+FZ_aflcmplog_CXX := AFL_QUIET=1 AFL_LLVM_CMPLOG=1 $(AFL_CXX)
+FZ_aflcmplog_OBJ :=
+FZ_aflcmplog_LINK := $(AFL_DRIVER)
+fuzz_san = $(if $(filter aflcmplog,$(1)),,$(FUZZ_SAN))
+
+# ---- objects and programs ----
+
+define FUZZ_ENGINE_RULES
+$(FUZZ_OUT)/$(1)/obj/%.o: %.c
+	@mkdir -p $$(@D)
+	$$(call say,CC-FZ,$$<)
+	$$(Q)$$(FZ_$(1)_CC) $$(CPPFLAGS) $$(FUZZ_CFLAGS) $$(call fuzz_san,$(1)) $$(FZ_$(1)_OBJ) \
+	    -MMD -MP -c $$< -o $$@
+
+$(FUZZ_OUT)/$(1)/obj/%.o: %.cc
+	@mkdir -p $$(@D)
+	$$(call say,CXX-FZ,$$<)
+	$$(Q)$$(FZ_$(1)_CXX) $$(CPPFLAGS) $$(FUZZ_LLVM_CXXFLAGS) $$(FUZZ_CXXFLAGS) $$(call fuzz_san,$(1)) \
+	    $$(FZ_$(1)_OBJ) -MMD -MP -c $$< -o $$@
+
+FZ_$(1)_LIBOBJS := $$(patsubst %.c,$(FUZZ_OUT)/$(1)/obj/%.o,$(FUZZ_LIB_SRCS) $(FUZZ_HELPER_SRCS))
+endef
+
+# $(1) engine, $(2) target, $(3) C or CXX (the linker and LLVM's libraries).
+define FUZZ_TARGET_RULES
+$(FUZZ_OUT)/$(1)/$(2): $(FUZZ_OUT)/$(1)/obj/fuzz/$(2).o $$(FZ_$(1)_LIBOBJS) $$(FZ_$(1)_MAIN)
+	$$(call say,LD-FZ,$$@)
+	$$(Q)$$(FZ_$(1)_$(3)) $$(call fuzz_san,$(1)) -o $$@ $$^ $$(FZ_$(1)_LINK) \
+	    $(if $(filter CXX,$(3)),$$(FUZZ_LLVM_LIBS)) $$(LIBS)
+endef
+
+$(foreach e,$(FUZZ_ENGINES) aflcmplog,$(eval $(call FUZZ_ENGINE_RULES,$(e))))
+$(foreach e,$(FUZZ_ENGINES) aflcmplog,$(foreach t,$(FUZZ_C_TARGETS),\
+    $(eval $(call FUZZ_TARGET_RULES,$(e),$(t),CC))))
+$(foreach e,$(FUZZ_ENGINES) aflcmplog,$(foreach t,$(FUZZ_CXX_TARGETS),\
+    $(eval $(call FUZZ_TARGET_RULES,$(e),$(t),CXX))))
+
+.PHONY: fuzz-build fuzz-build-libfuzzer fuzz-build-afl fuzz-build-regress
+fuzz-build: fuzz-build-libfuzzer fuzz-build-afl fuzz-build-regress
+fuzz-build-libfuzzer: $(FUZZ_TARGETS:%=$(FUZZ_OUT)/libfuzzer/%)
+fuzz-build-afl: $(FUZZ_TARGETS:%=$(FUZZ_OUT)/afl/%)
+fuzz-build-regress: $(FUZZ_TARGETS:%=$(FUZZ_OUT)/regress/%)
+
+# ---- campaigns ----
+
+TARGET ?= xray_parse
+SECONDS ?= 600
+ENGINE ?= libfuzzer
+JOBS ?= 1
+FUZZ_CORPUS = $(FUZZ_OUT)/corpus/$(TARGET)
+
+# The campaign corpus starts as the seed corpus (and the regressions).
+.PHONY: fuzz fuzz-seed-corpus
+fuzz-seed-corpus:
+	@if [ -z "$(filter $(TARGET),$(FUZZ_TARGETS))" ]; then \
+	    echo "make fuzz: TARGET is one of: $(FUZZ_TARGETS)" >&2; exit 2; fi
+	@mkdir -p $(FUZZ_CORPUS)
+	@if [ -z "$$(ls -A $(FUZZ_CORPUS))" ]; then \
+	    find $(FUZZ_SEEDS) $(FUZZ_REGRESSIONS) -type f ! -name '*.md' ! -name '*.note' \
+	        ! -name '.*' -exec cp {} $(FUZZ_CORPUS)/ \; ; fi
+
+ifeq ($(ENGINE),afl)
+fuzz: fuzz-seed-corpus $(FUZZ_OUT)/afl/$(TARGET) $(FUZZ_OUT)/aflcmplog/$(TARGET)
+	fuzz/afl-run.sh $(FUZZ_OUT)/afl/$(TARGET) $(SECONDS) $(FUZZ_CORPUS) \
+	    $(FUZZ_OUT)/afl-out/$(TARGET) $(JOBS) $(call fuzz_dict,$(TARGET)) \
+	    $(FUZZ_OUT)/aflcmplog/$(TARGET)
+else ifeq ($(ENGINE),libfuzzer)
+fuzz: fuzz-seed-corpus $(FUZZ_OUT)/libfuzzer/$(TARGET)
+	fuzz/libfuzzer-run.sh $(FUZZ_OUT)/libfuzzer/$(TARGET) $(SECONDS) $(FUZZ_CORPUS) \
+	    $(FUZZ_OUT)/artifacts/$(TARGET) $(JOBS) $(call fuzz_dict,$(TARGET))
+else
+fuzz:
+	@echo "make fuzz: ENGINE is libfuzzer or afl" >&2; exit 2
+endif
+
+# ---- checks ----
+
+.PHONY: check-fuzz check-fuzz-regress check-fuzz-smoke check-fuzz-afl check-fuzz-docs fuzz-docs
+check-fuzz: check-fuzz-regress check-fuzz-smoke check-fuzz-afl check-fuzz-docs
+
+# Every harness replays every input that ever mattered.
+check-fuzz-regress: $(FUZZ_TARGETS:%=check-fuzz-regress-%)
+check-fuzz-regress-%: $(FUZZ_OUT)/regress/%
+	@$< $(FUZZ_SEEDS) $(FUZZ_REGRESSIONS)
+
+# A bounded libFuzzer run per harness, from the seed corpus, in a scratch
+# corpus (corpus/ is never written).
+check-fuzz-smoke: $(FUZZ_TARGETS:%=check-fuzz-smoke-%)
+check-fuzz-smoke-%: $(FUZZ_OUT)/libfuzzer/%
+	@rm -rf $(FUZZ_OUT)/smoke/$*
+	@fuzz/libfuzzer-run.sh $< $(SMOKE_SECONDS) $(FUZZ_OUT)/smoke/$*/corpus \
+	    $(FUZZ_OUT)/smoke/$*/artifacts 1 $(call fuzz_dict,$*) $(FUZZ_SEEDS) $(FUZZ_REGRESSIONS)
+
+# A few seconds of AFL++ on one persistent-mode build: the AFL builds work.
+check-fuzz-afl: $(FUZZ_OUT)/afl/$(AFL_SMOKE_TARGET)
+	@rm -rf $(FUZZ_OUT)/afl-smoke && mkdir -p $(FUZZ_OUT)/afl-smoke/seeds
+	@find $(FUZZ_SEEDS) -type f ! -name '.*' -exec cp {} $(FUZZ_OUT)/afl-smoke/seeds/ \;
+	@fuzz/afl-run.sh $< $(AFL_SMOKE_SECONDS) $(FUZZ_OUT)/afl-smoke/seeds \
+	    $(FUZZ_OUT)/afl-smoke/out 1 $(call fuzz_dict,$(AFL_SMOKE_TARGET))
+
+# docs/fuzzing.md's allow-list table is generated from fuzz/xray_llvm_allowlist.h.
+FUZZ_DOC := docs/fuzzing.md
+$(FUZZ_OUT)/allowlist_doc: fuzz/allowlist_doc.c fuzz/xray_llvm_allowlist.h
+	@mkdir -p $(@D)
+	$(call say,LD,$@)
+	$(Q)$(FUZZ_CC) -std=c11 $(WARNINGS) -o $@ $<
+
+fuzz_doc_splice = awk -v table=$(1) ' \
+    /<!-- allowlist:begin -->/ { print; while ((getline line < table) > 0) print line; skip = 1; next } \
+    /<!-- allowlist:end -->/ { skip = 0 } !skip' $(FUZZ_DOC)
+
+fuzz-docs: $(FUZZ_OUT)/allowlist_doc
+	@$< > $(FUZZ_OUT)/allowlist.md
+	@$(call fuzz_doc_splice,$(FUZZ_OUT)/allowlist.md) > $(FUZZ_OUT)/fuzzing.md.new
+	@mv $(FUZZ_OUT)/fuzzing.md.new $(FUZZ_DOC)
+	@echo "fuzz-docs: $(FUZZ_DOC) updated"
+
+check-fuzz-docs: $(FUZZ_OUT)/allowlist_doc
+	@$< > $(FUZZ_OUT)/allowlist.md
+	@$(call fuzz_doc_splice,$(FUZZ_OUT)/allowlist.md) | cmp -s - $(FUZZ_DOC) || \
+	    { echo "$(FUZZ_DOC): the allow-list table differs from fuzz/xray_llvm_allowlist.h;" \
+	        "run 'make fuzz-docs'" >&2; exit 1; }
+	@echo "fuzz: docs/fuzzing.md's allow-list matches fuzz/xray_llvm_allowlist.h"
+
+CHECK_TARGETS += check-fuzz-regress check-fuzz-smoke check-fuzz-afl check-fuzz-docs

@@ -61,6 +61,10 @@ int tc_check_input(tc_input *in, const char *name, const tc_check_opts *c, tc_su
         tc_parse_ctx ctx = {&d, ds.w.f ? dump_event : NULL, &ds};
         ops->parse(r, &ctx);
     }
+    /* A compressed input is read to its end even when the parser stopped
+     * early, so that a corrupt stream is reported whatever the buffer sizes. */
+    if (tc_input_compression(in) != TC_COMP_NONE && !r->failed)
+        tc_skip(r, UINT64_MAX);
     if (r->failed == TC_READ_DECOMPRESS_ERROR)
         tc_report(&d, TC_RULE_INPUT_DECOMPRESS, r->fail_offset, 0, "%s", r->error);
     tc_diag_finish(&d);

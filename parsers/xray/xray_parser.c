@@ -774,7 +774,9 @@ static void parse_records(xray_parser *p)
             return;
         const uint8_t *b = tc_need(r, TC_XRAY_FUNCTION_SIZE);
         if (!b && !(b = tc_need(r, 1))) {
-            if (!p->following)
+            if (p->following)
+                p->end = pos; /* its records went on to the end of the input */
+            else
                 p->ended_by_eof = 1;
             return;
         }
@@ -787,7 +789,9 @@ static void parse_records(xray_parser *p)
         }
         if (!(b = tc_need(r, len))) {
             tc_skip(r, len);
-            if (!p->following)
+            if (p->following)
+                p->end = tc_pos(r);
+            else
                 p->ended_by_eof = 1;
             return;
         }
