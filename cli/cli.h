@@ -24,8 +24,10 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 /* Parses an unsigned decimal with an optional K/M/G/T suffix (powers of 1024). */
 int cli_parse_size(const char *s, unsigned long long *out);
 
-/* The inputs named on the command line: files as given, directories searched
- * recursively (sorted, hidden entries skipped), "-" for standard input. */
+/* The inputs named on the command line: files as given, "-" for standard
+ * input, directories searched recursively (sorted, hidden entries skipped).
+ * A named directory with a stream.json below it is one ovni trace, and so is
+ * a directory met in the search that is named "ovni" or holds loom.* ones. */
 typedef struct cli_paths {
     char **items;
     size_t count, cap;

@@ -20,6 +20,7 @@ static void help(void)
          "  -f, --format FORMAT  auto (default), xray, perf, dcfg, dcfg-trace, ovni\n"
          "  -o, --output FILE    write the dump to FILE instead of standard output\n"
          "      --pedantic       also report pedantic notes\n"
+         "      --no-models      ovni: skip the model layer\n"
          "  -h, --help           this help\n"
          "\n"
          "Exit status: as validate (0 valid, 1 findings, 2 usage or I/O error).");
@@ -31,6 +32,7 @@ int cmd_dump(int argc, char **argv)
         {"format", required_argument, NULL, 'f'},
         {"output", required_argument, NULL, 'o'},
         {"pedantic", no_argument, NULL, 'p'},
+        {"no-models", no_argument, NULL, 'M'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -46,6 +48,7 @@ int cmd_dump(int argc, char **argv)
             break;
         case 'o': output = optarg; break;
         case 'p': opt.pedantic = 1; break;
+        case 'M': opt.no_models = 1; break;
         case 'h': help(); return 0;
         default: return cli_usage_error("dump", "bad option");
         }

@@ -27,11 +27,13 @@ static void help(void)
          "      --pedantic       also report pedantic notes (non-zero reserved bytes ...)\n"
          "      --max-repeats N  findings of one rule shown per input (default 20); the\n"
          "                       rest are counted and summarised\n"
+         "      --no-models      ovni: skip the model layer (ovni's own events)\n"
          "      --color WHEN     auto (default: on a terminal), always, never\n"
          "  -q, --quiet          text: only the summary line\n"
          "  -h, --help           this help\n"
          "\n"
-         "PATH is a file, - for standard input, or a directory (searched recursively).\n"
+         "PATH is a file, - for standard input, or a directory: an ovni trace when a\n"
+         "stream.json lies below it, else searched recursively for inputs.\n"
          "gzip, bzip2 and zstd inputs are decompressed on the fly.\n"
          "Exit status: 0 every input valid (warnings allowed), 1 at least one\n"
          "error-severity finding, 2 usage or I/O error.\n"
@@ -59,6 +61,7 @@ int cmd_validate(int argc, char **argv)
         {"output", required_argument, NULL, 'o'},
         {"pedantic", no_argument, NULL, 'p'},
         {"max-repeats", required_argument, NULL, 'm'},
+        {"no-models", no_argument, NULL, 'M'},
         {"color", required_argument, NULL, 'c'},
         {"colour", required_argument, NULL, 'c'},
         {"quiet", no_argument, NULL, 'q'},
@@ -83,6 +86,7 @@ int cmd_validate(int argc, char **argv)
             break;
         case 'o': output = optarg; break;
         case 'p': opt.pedantic = 1; break;
+        case 'M': opt.no_models = 1; break;
         case 'm':
             if (cli_parse_size(optarg, &n) != 0 || n == 0 || n > 1000000)
                 return cli_usage_error("validate", "--max-repeats needs a number from 1 to 1000000");

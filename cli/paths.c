@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../parsers/ovni/ovni_trace.h"
 #include "cli.h"
 
 static int push(cli_paths *p, const char *path)
@@ -27,6 +28,21 @@ static int push(cli_paths *p, const char *path)
 static int by_name(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* libovni's layout: a trace named "ovni", or a directory of loom.* streams. */
+static int looks_like_trace(const char *dir, const char *name)
+{
+    if (!strcmp(name, "ovni"))
+        return tc_ovni_is_trace_dir(dir);
+    DIR *d = opendir(dir);
+    int yes = 0;
+    struct dirent *e;
+    while (d && !yes && (e = readdir(d)) != NULL)
+        yes = !strncmp(e->d_name, "loom.", 5);
+    if (d)
+        closedir(d);
+    return yes && tc_ovni_is_trace_dir(dir);
 }
 
 static int walk(cli_paths *p, const char *dir, int depth)
@@ -56,7 +72,9 @@ static int walk(cli_paths *p, const char *dir, int depth)
         snprintf(full, len, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/",
                  names.items[i]);
         struct stat st;
-        if (stat(full, &st) == 0 && S_ISDIR(st.st_mode))
+        if (stat(full, &st) == 0 && S_ISDIR(st.st_mode) && looks_like_trace(full, names.items[i]))
+            rc |= push(p, full); /* one input: the checks span its streams */
+        else if (stat(full, &st) == 0 && S_ISDIR(st.st_mode))
             rc |= walk(p, full, depth + 1);
         else if (stat(full, &st) == 0 && S_ISREG(st.st_mode))
             rc |= push(p, full);
@@ -71,7 +89,8 @@ int cli_expand_paths(cli_paths *out, char **args, int nargs)
     int rc = 0;
     for (int i = 0; i < nargs; i++) {
         struct stat st;
-        if (strcmp(args[i], "-") != 0 && stat(args[i], &st) == 0 && S_ISDIR(st.st_mode))
+        int dir = strcmp(args[i], "-") != 0 && stat(args[i], &st) == 0 && S_ISDIR(st.st_mode);
+        if (dir && !tc_ovni_is_trace_dir(args[i]))
             rc |= walk(out, args[i], 0);
         else
             rc |= push(out, args[i]); /* files, "-", and names that fail later with a reason */

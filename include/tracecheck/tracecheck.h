@@ -72,11 +72,12 @@ typedef struct tc_options {
     tc_format format;      /* TC_FORMAT_AUTO: detect by content */
     int pedantic;          /* also report TC_RF_PEDANTIC rules */
     unsigned max_repeats;  /* reports per rule per input before suppression; 0 = default 20 */
+    int no_models;         /* ovni: skip the model layer (events of ovni's own model) */
     void (*on_diag)(void *user, const tc_diag *d);
     void *user;
 } tc_options;
 
-#define TC_OPTIONS_INIT { TC_FORMAT_AUTO, 0, 0, NULL, NULL }
+#define TC_OPTIONS_INIT { TC_FORMAT_AUTO, 0, 0, 0, NULL, NULL }
 
 typedef struct tc_summary {
     tc_format format;      /* the format detected or forced */
@@ -84,7 +85,8 @@ typedef struct tc_summary {
     uint64_t errors, warnings, notes;
 } tc_summary;
 
-/* Validate one input. "-" is standard input. Returns 0 when no error-severity
+/* Validate one input: a file, "-" for standard input, or a directory holding
+ * an ovni trace. Returns 0 when no error-severity
  * finding was made, 1 when one was, 2 when the input could not be read (the
  * reason is in errbuf when given). */
 int tc_validate_file(const char *path, const tc_options *opt, tc_summary *out,

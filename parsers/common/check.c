@@ -1,6 +1,8 @@
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "../ovni/ovni_trace.h"
 #include "check.h"
 #include "formats.h"
 
@@ -58,7 +60,7 @@ int tc_check_input(tc_input *in, const char *name, const tc_check_opts *c, tc_su
     }
     if (ops) {
         dump_state ds = {.w = {.f = c ? c->dump : NULL}, .ops = ops};
-        tc_parse_ctx ctx = {&d, ds.w.f ? dump_event : NULL, &ds};
+        tc_parse_ctx ctx = {&d, ds.w.f ? dump_event : NULL, &ds, opt->no_models};
         ops->parse(r, &ctx);
     }
     /* A compressed input is read to its end even when the parser stopped
@@ -84,9 +86,40 @@ int tc_check_input(tc_input *in, const char *name, const tc_check_opts *c, tc_su
     return d.errors ? 1 : 0;
 }
 
+/* A directory: an ovni trace. */
+static int check_dir(const char *path, const tc_check_opts *c, tc_summary *out, char *err,
+                     size_t errlen)
+{
+    static const tc_options defaults = TC_OPTIONS_INIT;
+    const tc_options *opt = c && c->options ? c->options : &defaults;
+    if (opt->format != TC_FORMAT_AUTO && opt->format != TC_FORMAT_OVNI) {
+        snprintf(err, errlen, "is a directory (a %s input is a file)", tc_format_name(opt->format));
+        return 2;
+    }
+    tc_diag_sink d;
+    tc_diag_init(&d, path, opt->max_repeats, opt->pedantic, opt->on_diag, opt->user);
+    tc_ovni_opts o = {opt->no_models, c ? c->input : (tc_input_opts){0}, c ? c->dump : NULL};
+    uint64_t bytes = tc_ovni_check_trace(path, &d, &o, err, errlen);
+    tc_diag_finish(&d);
+    if (out) {
+        memset(out, 0, sizeof *out);
+        out->format = TC_FORMAT_OVNI;
+        out->bytes = bytes == UINT64_MAX ? 0 : bytes;
+        out->errors = d.errors;
+        out->warnings = d.warnings;
+        out->notes = d.notes;
+    }
+    if (bytes == UINT64_MAX)
+        return 2;
+    return d.errors ? 1 : 0;
+}
+
 int tc_check_path(const char *path, const tc_check_opts *c, tc_summary *out, char *err,
                   size_t errlen)
 {
+    struct stat st;
+    if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return check_dir(path, c, out, err, errlen);
     tc_input *in = tc_input_open(path, c ? &c->input : NULL, err, errlen);
     if (!in)
         return 2;

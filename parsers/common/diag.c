@@ -16,7 +16,7 @@ void tc_diag_init(tc_diag_sink *s, const char *input, unsigned max_repeats, int 
 }
 
 static void deliver(tc_diag_sink *s, tc_rule_id rule, uint64_t offset, uint64_t length,
-                    uint32_t line, uint32_t column, const char *json_path,
+                    uint32_t line, uint32_t column, const char *json_path, int unlocated,
                     const char *fmt, va_list ap)
 {
     const tc_rule_info *info = &tc_rules[rule];
@@ -45,7 +45,7 @@ static void deliver(tc_diag_sink *s, tc_rule_id rule, uint64_t offset, uint64_t 
         .rule = info, .severity = info->severity, .input = s->input,
         .offset = offset, .length = length, .line = line, .column = column,
         .json_path = json_path, .message = message,
-        .context = context[0] ? context : NULL,
+        .context = context[0] ? context : NULL, .unlocated = unlocated,
     };
     s->on_diag(s->user, &d);
 }
@@ -55,7 +55,7 @@ void tc_report(tc_diag_sink *s, tc_rule_id rule, uint64_t offset, uint64_t lengt
 {
     va_list ap;
     va_start(ap, fmt);
-    deliver(s, rule, offset, length, 0, 0, NULL, fmt, ap);
+    deliver(s, rule, offset, length, 0, 0, NULL, 0, fmt, ap);
     va_end(ap);
 }
 
@@ -65,7 +65,15 @@ void tc_report_text(tc_diag_sink *s, tc_rule_id rule, uint64_t offset, uint64_t 
 {
     va_list ap;
     va_start(ap, fmt);
-    deliver(s, rule, offset, length, line, column, json_path, fmt, ap);
+    deliver(s, rule, offset, length, line, column, json_path, 0, fmt, ap);
+    va_end(ap);
+}
+
+void tc_report_about(tc_diag_sink *s, tc_rule_id rule, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    deliver(s, rule, 0, 0, 0, 0, NULL, 1, fmt, ap);
     va_end(ap);
 }
 

@@ -50,6 +50,10 @@ void tc_report_text(tc_diag_sink *s, tc_rule_id rule, uint64_t offset, uint64_t 
                     uint32_t line, uint32_t column, const char *json_path,
                     const char *fmt, ...) __attribute__((format(printf, 8, 9)));
 
+/* A finding about a file or directory as a whole (no location inside it). */
+void tc_report_about(tc_diag_sink *s, tc_rule_id rule, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* Emits one TC-DIAG-SUPPRESSED note per rule that went over the cap. */
 void tc_diag_finish(tc_diag_sink *s);
 

@@ -1,12 +1,25 @@
 #include <string.h>
 
+#include "../ovni/ovni.h"
+#include "../ovni/ovni_dump.h"
+#include "../ovni/ovni_trace.h"
 #include "../xray/xray.h"
 #include "../xray/xray_dump.h"
 #include "formats.h"
 
 static void dump_xray(tc_jsonl *w, const void *event) { tc_xray_dump_event(w, event); }
+static void dump_ovni(tc_jsonl *w, const void *record) { tc_ovni_dump_line(w, record); }
 
+static int sniff_ovni(const uint8_t *p, size_t n)
+{
+    return tc_ovni_sniff_stream(p, n) || tc_ovni_sniff_metadata(p, n);
+}
+
+/* In the order detection tries them: precise magic numbers first (XRay's
+ * header has none, only plausible version and type fields). */
 static const tc_format_ops formats[] = {
+    {TC_FORMAT_OVNI, "ovni", "OVNI", "ovni runtime trace (specification v3)", sniff_ovni,
+     tc_ovni_parse_file, dump_ovni},
     {TC_FORMAT_XRAY, "xray", "XRAY", "LLVM XRay Flight Data Recorder trace (versions 1-5)",
      tc_xray_sniff, tc_xray_parse, dump_xray},
 };

@@ -12,6 +12,7 @@ typedef struct tc_parse_ctx {
      * tc_xray_event); NULL when only validating. */
     void (*on_event)(void *user, const void *event);
     void *user;
+    int no_models; /* formats with a model layer (ovni): skip it */
 } tc_parse_ctx;
 
 #endif

@@ -1,0 +1,133 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "ovni_dump.h"
+
+void tc_ovni_dump_line(tc_jsonl *w, const tc_ovni_dump_record *rec)
+{
+    const tc_ovni_event *ev = rec->ev;
+    switch (rec->kind) {
+    case TC_OVNI_REC_HEADER:
+        tc_jl_begin(w, "header");
+        tc_jl_str(w, "format", "ovni");
+        tc_jl_int(w, "dump_version", TC_DUMP_VERSION);
+        break;
+    case TC_OVNI_REC_STREAM:
+        tc_jl_begin(w, "stream");
+        tc_jl_str(w, "path", rec->stream);
+        tc_jl_str(w, "byte_order", rec->big_endian ? "big" : "little");
+        if (rec->meta && rec->meta->readable && rec->meta->thread) {
+            if (rec->meta->has_loom)
+                tc_jl_str(w, "loom", rec->meta->loom);
+            if (rec->meta->has_pid)
+                tc_jl_int(w, "pid", rec->meta->pid);
+            if (rec->meta->has_tid)
+                tc_jl_int(w, "tid", rec->meta->tid);
+        }
+        break;
+    case TC_OVNI_REC_EVENT:
+        tc_jl_begin(w, "event");
+        tc_jl_str(w, "stream", rec->stream);
+        tc_jl_u64s(w, "clock", ev->clock);
+        tc_jl_str(w, "mcv", ev->mcv);
+        tc_jl_uint(w, "flags", ev->flags);
+        tc_jl_uint(w, "size_code", ev->size_code);
+        if (ev->jumbo)
+            tc_jl_uint(w, "jumbo_size", ev->payload_len);
+        if (ev->payload || ev->payload_len == 0)
+            tc_jl_hex(w, "payload", ev->payload ? ev->payload : (const uint8_t *)"", ev->payload_len);
+        else
+            tc_jl_null(w, "payload");
+        break;
+    default:
+        return;
+    }
+    tc_jl_end(w);
+}
+
+/* One stream being merged: its reader and its next event. */
+typedef struct source {
+    tc_input *in;
+    tc_ovni_stream *s;
+    tc_diag_sink quiet; /* findings were reported by the validation pass */
+    tc_ovni_event ev;
+    size_t index;       /* in path order: breaks clock ties */
+    const char *rel;
+} source;
+
+static int before(const source *a, const source *b)
+{
+    if (a->ev.clock != b->ev.clock)
+        return a->ev.clock < b->ev.clock;
+    return a->index < b->index;
+}
+
+static void sift_down(source **h, size_t n, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, m = i;
+        if (l < n && before(h[l], h[m]))
+            m = l;
+        if (l + 1 < n && before(h[l + 1], h[m]))
+            m = l + 1;
+        if (m == i)
+            return;
+        source *t = h[i];
+        h[i] = h[m];
+        h[m] = t;
+        i = m;
+    }
+}
+
+void tc_ovni_dump_trace(FILE *out, tc_ovni_stream_file *streams, size_t n,
+                        const tc_input_opts *io)
+{
+    tc_jsonl w = {.f = out};
+    tc_ovni_dump_record rec = {TC_OVNI_REC_HEADER, NULL, NULL, 0, NULL};
+    tc_ovni_dump_line(&w, &rec);
+    source *src = calloc(n ? n : 1, sizeof *src);
+    source **heap = calloc(n ? n : 1, sizeof *heap);
+    if (!src || !heap) {
+        free(src);
+        free(heap);
+        return;
+    }
+    /* Many streams are open at once: small windows keep memory modest. */
+    tc_input_opts small = io ? *io : (tc_input_opts){0};
+    if (!small.window || small.window > (1u << 20))
+        small.window = 1u << 20;
+    size_t live = 0;
+    for (size_t i = 0; i < n; i++) {
+        tc_ovni_stream_file *f = &streams[i];
+        rec = (tc_ovni_dump_record){TC_OVNI_REC_STREAM, f->rel, NULL, f->big_endian,
+                                    f->has_json ? &f->meta : NULL};
+        if (f->has_obs)
+            tc_ovni_dump_line(&w, &rec);
+        char err[200];
+        source *s = &src[i];
+        s->index = i;
+        s->rel = f->rel;
+        if (!f->has_obs || !(s->in = tc_input_open(f->obs, &small, err, sizeof err)))
+            continue;
+        tc_diag_init(&s->quiet, f->obs, 1, 0, NULL, NULL);
+        s->s = tc_ovni_stream_new(tc_input_reader(s->in), &s->quiet, 1);
+        if (s->s && tc_ovni_stream_header(s->s) && tc_ovni_stream_next(s->s, &s->ev))
+            heap[live++] = s;
+    }
+    for (size_t i = live / 2; i-- > 0;)
+        sift_down(heap, live, i);
+    while (live) {
+        source *s = heap[0];
+        rec = (tc_ovni_dump_record){TC_OVNI_REC_EVENT, s->rel, &s->ev, 0, NULL};
+        tc_ovni_dump_line(&w, &rec);
+        if (!tc_ovni_stream_next(s->s, &s->ev))
+            heap[0] = heap[--live];
+        sift_down(heap, live, 0);
+    }
+    for (size_t i = 0; i < n; i++) {
+        tc_ovni_stream_free(src[i].s);
+        tc_input_close(src[i].in);
+    }
+    free(src);
+    free(heap);
+}

@@ -1,0 +1,463 @@
+/*
+ * stream.json: read through the strict tokenizer (syntax errors are the
+ * TC-JSON rules), walked key by key, checked per ruling 6, summarised in a
+ * tc_ovni_meta for the model layer and the checks of the whole trace.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/json.h"
+#include "ovni_meta.h"
+
+typedef struct walker {
+    tc_json *j;
+    tc_diag_sink *d;
+    tc_ovni_meta *m;
+    int failed; /* the tokenizer stopped */
+} walker;
+
+static const struct {
+    const char *name;
+    char letter;
+} model_table[] = {
+    {"ovni", 'O'}, {"nanos6", '6'}, {"nosv", 'V'},  {"kernel", 'K'},
+    {"openmp", 'P'}, {"tampi", 'T'}, {"mpi", 'M'}, {"nodes", 'D'},
+};
+
+char tc_ovni_model_letter(const char *name)
+{
+    for (size_t i = 0; i < sizeof model_table / sizeof model_table[0]; i++)
+        if (!strcmp(model_table[i].name, name))
+            return model_table[i].letter;
+    return 0;
+}
+
+int tc_ovni_model_allowed(const tc_ovni_models *models, char m)
+{
+    if (m == 'O')
+        return 1; /* ovni's own model is always enabled */
+    if (!models->known)
+        return -1;
+    for (size_t i = 0; i < sizeof model_table / sizeof model_table[0]; i++)
+        if (model_table[i].letter == m)
+            return models->letters[(unsigned char)m & 0x7f] != 0;
+    /* A letter of no model tracecheck knows: it may be a required unknown one. */
+    return models->unknown_required ? -1 : 0;
+}
+
+void tc_ovni_meta_free(tc_ovni_meta *m)
+{
+    free(m->cpus);
+    m->cpus = NULL;
+    m->ncpus = 0;
+}
+
+void tc_ovni_report_at(tc_diag_sink *d, const tc_ovni_loc *at, tc_rule_id rule, const char *fmt,
+                       ...)
+{
+    char message[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    if (at && at->set)
+        tc_report_text(d, rule, at->offset, 1, at->line, at->column, at->path, "%s", message);
+    else
+        tc_report(d, rule, 0, 0, "%s", message);
+}
+
+/* ---- tokens ---- */
+
+static void remember(walker *w, const tc_json_token *t, tc_ovni_loc *at)
+{
+    at->set = 1;
+    at->offset = t->offset;
+    at->line = t->line;
+    at->column = t->column;
+    snprintf(at->path, sizeof at->path, "%s", tc_json_path(w->j));
+}
+
+static int next(walker *w, tc_json_token *t)
+{
+    if (w->failed)
+        return 0;
+    int rc = tc_json_next(w->j, t);
+    if (rc <= 0)
+        w->failed = 1;
+    return rc > 0;
+}
+
+static int skip(walker *w, const tc_json_token *t)
+{
+    if (tc_json_skip(w->j, t) < 0)
+        w->failed = 1;
+    return !w->failed;
+}
+
+static const char *what(const tc_json_token *t)
+{
+    switch (t->kind) {
+    case TC_JSON_OBJECT_BEGIN: return "an object";
+    case TC_JSON_ARRAY_BEGIN: return "an array";
+    case TC_JSON_STRING: return "a string";
+    case TC_JSON_NUMBER: return t->integer ? "an integer" : "a number with a fraction or exponent";
+    case TC_JSON_TRUE:
+    case TC_JSON_FALSE: return "a boolean";
+    case TC_JSON_NULL: return "null";
+    default: return "something else";
+    }
+}
+
+/* An integer within int64. */
+static int integer(const tc_json_token *t, int64_t *v)
+{
+    if (t->kind != TC_JSON_NUMBER || !t->integer)
+        return 0;
+    if (!t->fits || (!t->negative && t->u64 > INT64_MAX)) {
+        *v = t->negative ? INT64_MIN : INT64_MAX;
+        return 2; /* an integer, out of range */
+    }
+    *v = t->negative ? t->i64 : (int64_t)t->u64;
+    return 1;
+}
+
+static void wrong_type(walker *w, const tc_json_token *t, const char *key, const char *want)
+{
+    tc_json_report(w->j, t, TC_RULE_OVNI_META_TYPE, "%s is %s; %s is required", key, what(t), want);
+    skip(w, t);
+}
+
+/* ---- ovni.* values ---- */
+
+static void read_id(walker *w, const tc_json_token *t, const char *key, int64_t *out, int *has,
+                    tc_ovni_loc *at)
+{
+    int64_t v;
+    int kind = integer(t, &v);
+    if (!kind) {
+        wrong_type(w, t, key, "an integer");
+        return;
+    }
+    remember(w, t, at);
+    if (kind == 2 || v <= 0 || v > INT32_MAX) {
+        tc_json_report(w->j, t, TC_RULE_OVNI_META_ID, "%s is %.*s; it must be from 1 to %d", key,
+                       (int)t->len, t->text, INT32_MAX);
+        return;
+    }
+    *out = v;
+    *has = 1;
+}
+
+static void read_string(walker *w, const tc_json_token *t, const char *key, char *out,
+                        size_t size, int *has, tc_ovni_loc *at)
+{
+    if (t->kind != TC_JSON_STRING) {
+        wrong_type(w, t, key, "a string");
+        return;
+    }
+    remember(w, t, at);
+    snprintf(out, size, "%.*s", (int)t->len, t->text);
+    *has = 1;
+}
+
+static int version_string(const char *s, size_t n)
+{
+    int parts = 0;
+    size_t i = 0;
+    while (i < n) {
+        size_t start = i;
+        while (i < n && s[i] >= '0' && s[i] <= '9')
+            i++;
+        if (i == start || i - start > 9)
+            return 0;
+        parts++;
+        if (i == n)
+            break;
+        if (s[i++] != '.' || i == n)
+            return 0;
+    }
+    return parts == 3;
+}
+
+static void read_require(walker *w, const tc_json_token *open)
+{
+    tc_ovni_models *mo = &w->m->models;
+    if (open->kind != TC_JSON_OBJECT_BEGIN) {
+        wrong_type(w, open, "ovni.require", "an object of model name -> version");
+        return;
+    }
+    mo->known = 1;
+    tc_json_token k, v;
+    while (next(w, &k) && k.kind == TC_JSON_KEY) {
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)k.len, k.text);
+        if (!next(w, &v))
+            return;
+        if (v.kind != TC_JSON_STRING || !version_string(v.text, v.len)) {
+            if (v.kind == TC_JSON_STRING)
+                tc_json_report(w->j, &v, TC_RULE_OVNI_META_REQUIRE,
+                               "ovni.require.%s is \"%.*s\"; a version MAJOR.MINOR.PATCH is "
+                               "required", name, (int)(v.len > 60 ? 60 : v.len), v.text);
+            else
+                tc_json_report(w->j, &v, TC_RULE_OVNI_META_REQUIRE,
+                               "ovni.require.%s is %s; a version string \"MAJOR.MINOR.PATCH\" is "
+                               "required", name, what(&v));
+            if (!skip(w, &v))
+                return;
+        }
+        char letter = tc_ovni_model_letter(name);
+        if (letter)
+            mo->letters[(unsigned char)letter] = 1;
+        else
+            mo->unknown_required = 1;
+        size_t used = strlen(mo->names);
+        snprintf(mo->names + used, sizeof mo->names - used, "%s%s", used ? ", " : "", name);
+    }
+}
+
+/* One {index, phyid} of ovni.loom_cpus; 0 when it is malformed (reported). */
+static int read_cpu(walker *w, const tc_json_token *open, tc_ovni_cpu *cpu)
+{
+    if (open->kind != TC_JSON_OBJECT_BEGIN) {
+        tc_json_report(w->j, open, TC_RULE_OVNI_META_LOOM_CPUS,
+                       "a CPU of ovni.loom_cpus is %s; {\"index\": I, \"phyid\": P} is required",
+                       what(open));
+        skip(w, open);
+        return 0;
+    }
+    int has_index = 0, has_phyid = 0, ok = 1;
+    tc_json_token k, v;
+    while (next(w, &k) && k.kind == TC_JSON_KEY) {
+        int is_index = k.len == 5 && !memcmp(k.text, "index", 5);
+        int is_phyid = k.len == 5 && !memcmp(k.text, "phyid", 5);
+        if (!next(w, &v))
+            return 0;
+        if (!is_index && !is_phyid) {
+            if (!skip(w, &v))
+                return 0;
+            continue;
+        }
+        int64_t n;
+        if (integer(&v, &n) != 1 || n < 0) {
+            if (v.kind == TC_JSON_NUMBER)
+                tc_json_report(w->j, &v, TC_RULE_OVNI_META_LOOM_CPUS,
+                               "a CPU's %s is %.*s; an integer >= 0 is required",
+                               is_index ? "index" : "phyid", (int)v.len, v.text);
+            else
+                tc_json_report(w->j, &v, TC_RULE_OVNI_META_LOOM_CPUS,
+                               "a CPU's %s is %s; an integer >= 0 is required",
+                               is_index ? "index" : "phyid", what(&v));
+            ok = 0;
+            if (!skip(w, &v))
+                return 0;
+            continue;
+        }
+        if (is_index) {
+            cpu->index = n;
+            has_index = 1;
+        } else {
+            cpu->phyid = n;
+            has_phyid = 1;
+        }
+    }
+    if (ok && (!has_index || !has_phyid)) {
+        tc_json_report(w->j, open, TC_RULE_OVNI_META_LOOM_CPUS, "a CPU of ovni.loom_cpus lacks %s",
+                       !has_index ? "its index" : "its phyid");
+        ok = 0;
+    }
+    return ok && !w->failed;
+}
+
+static void read_cpus(walker *w, const tc_json_token *open)
+{
+    tc_ovni_meta *m = w->m;
+    if (open->kind != TC_JSON_ARRAY_BEGIN) {
+        wrong_type(w, open, "ovni.loom_cpus", "an array of {index, phyid}");
+        return;
+    }
+    remember(w, open, &m->cpus_at);
+    size_t cap = 0, seen = 0;
+    int ok = 1;
+    tc_json_token t;
+    while (next(w, &t) && t.kind != TC_JSON_ARRAY_END) {
+        seen++;
+        tc_ovni_cpu cpu;
+        if (!read_cpu(w, &t, &cpu)) {
+            ok = 0;
+            continue;
+        }
+        if (m->ncpus == cap) {
+            cap = cap ? cap * 2 : 16;
+            tc_ovni_cpu *c = realloc(m->cpus, cap * sizeof *c);
+            if (!c) {
+                ok = 0;
+                break;
+            }
+            m->cpus = c;
+        }
+        m->cpus[m->ncpus++] = cpu;
+    }
+    if (!w->failed && seen == 0)
+        tc_json_report(w->j, open, TC_RULE_OVNI_META_LOOM_CPUS,
+                       "ovni.loom_cpus is empty; a loom has at least one CPU");
+    m->has_cpus = ok && seen > 0;
+}
+
+static void read_ovni(walker *w, const tc_json_token *open)
+{
+    tc_ovni_meta *m = w->m;
+    int has_part = 0, has_finished = 0, has_require = 0;
+    char part[64] = "";
+    tc_ovni_loc part_at = {0};
+    tc_json_token k, v;
+    while (next(w, &k) && k.kind == TC_JSON_KEY) {
+        char key[32];
+        snprintf(key, sizeof key, "%.*s", (int)(k.len < 31 ? k.len : 31), k.text);
+        if (k.len > 31)
+            key[0] = '\0';
+        if (!next(w, &v))
+            return;
+        if (!strcmp(key, "part")) {
+            read_string(w, &v, "ovni.part", part, sizeof part, &has_part, &part_at);
+        } else if (!strcmp(key, "tid")) {
+            read_id(w, &v, "ovni.tid", &m->tid, &m->has_tid, &m->tid_at);
+        } else if (!strcmp(key, "pid")) {
+            read_id(w, &v, "ovni.pid", &m->pid, &m->has_pid, &m->pid_at);
+        } else if (!strcmp(key, "app_id")) {
+            read_id(w, &v, "ovni.app_id", &m->app_id, &m->has_app_id, &m->app_id_at);
+        } else if (!strcmp(key, "rank") || !strcmp(key, "nranks")) {
+            int rank = key[0] == 'r';
+            int64_t n;
+            if (integer(&v, &n) != 1) {
+                if (v.kind == TC_JSON_NUMBER && v.integer)
+                    tc_json_report(w->j, &v, TC_RULE_OVNI_META_RANK, "ovni.%s is %.*s, out of "
+                                   "range", key, (int)v.len, v.text);
+                else
+                    wrong_type(w, &v, rank ? "ovni.rank" : "ovni.nranks", "an integer");
+                continue;
+            }
+            remember(w, &v, rank ? &m->rank_at : &m->nranks_at);
+            *(rank ? &m->rank : &m->nranks) = n;
+            *(rank ? &m->has_rank : &m->has_nranks) = 1;
+        } else if (!strcmp(key, "loom")) {
+            read_string(w, &v, "ovni.loom", m->loom, sizeof m->loom, &m->has_loom, &m->loom_at);
+            if (m->has_loom && (!m->loom[0] || memchr(v.text, '/', v.len))) {
+                tc_json_report(w->j, &v, TC_RULE_OVNI_META_LOOM,
+                               "ovni.loom is \"%s\"; a loom name is not empty and has no '/'",
+                               m->loom);
+                m->has_loom = 0;
+            } else if (m->has_loom && v.len >= sizeof m->loom) {
+                m->loom[sizeof m->loom - 1] = '\0'; /* kept cut: names compare by their start */
+            }
+        } else if (!strcmp(key, "require")) {
+            has_require = 1;
+            read_require(w, &v);
+        } else if (!strcmp(key, "loom_cpus")) {
+            read_cpus(w, &v);
+        } else if (!strcmp(key, "finished")) {
+            has_finished = 1;
+            int64_t n;
+            if (integer(&v, &n) != 1 || n != 1) {
+                if (v.kind == TC_JSON_NUMBER)
+                    tc_json_report(w->j, &v, TC_RULE_OVNI_META_FINISHED,
+                                   "ovni.finished is %.*s; the integer 1 marks a complete stream",
+                                   (int)v.len, v.text);
+                else
+                    tc_json_report(w->j, &v, TC_RULE_OVNI_META_FINISHED,
+                                   "ovni.finished is %s; the integer 1 marks a complete stream",
+                                   what(&v));
+                skip(w, &v);
+            }
+        } else {
+            skip(w, &v); /* ovni.lib and keys of newer libovni versions */
+        }
+    }
+    if (w->failed)
+        return;
+    m->thread = has_part && !strcmp(part, "thread");
+    const char *missing[8];
+    int n = 0;
+    if (!has_part)
+        missing[n++] = "ovni.part";
+    if (!has_finished)
+        missing[n++] = "ovni.finished";
+    if (!has_require)
+        missing[n++] = "ovni.require";
+    if (m->thread && !m->tid_at.set)
+        missing[n++] = "ovni.tid";
+    if (m->thread && !m->pid_at.set)
+        missing[n++] = "ovni.pid";
+    if (m->thread && !m->loom_at.set)
+        missing[n++] = "ovni.loom";
+    for (int i = 0; i < n; i++)
+        tc_json_report(w->j, open, TC_RULE_OVNI_META_MISSING, "%s is missing%s", missing[i],
+                       i >= 3 ? " (mandatory in a thread stream)" : "");
+    if (m->has_rank != m->has_nranks) {
+        tc_ovni_report_at(w->d, m->has_rank ? &m->rank_at : &m->nranks_at, TC_RULE_OVNI_META_RANK,
+                          "ovni.%s is given without ovni.%s", m->has_rank ? "rank" : "nranks",
+                          m->has_rank ? "nranks" : "rank");
+    } else if (m->has_rank && (m->nranks <= 0 || m->rank < 0 || m->rank >= m->nranks)) {
+        tc_ovni_report_at(w->d, &m->rank_at, TC_RULE_OVNI_META_RANK,
+                          "ovni.rank is %" PRId64 " with ovni.nranks %" PRId64
+                          "; 0 <= rank < nranks is required", m->rank, m->nranks);
+    }
+}
+
+void tc_ovni_meta_read(tc_reader *r, tc_diag_sink *d, tc_ovni_meta *m)
+{
+    memset(m, 0, sizeof *m);
+    walker w = {tc_json_new(r, d), d, m, 0};
+    if (!w.j)
+        return;
+    tc_json_token t, k, v;
+    if (next(&w, &t)) {
+        if (t.kind != TC_JSON_OBJECT_BEGIN) {
+            tc_json_report(w.j, &t, TC_RULE_OVNI_META_NOT_OBJECT,
+                           "stream.json holds %s; the metadata is an object", what(&t));
+            skip(&w, &t);
+        } else {
+            int has_version = 0, has_ovni = 0;
+            while (next(&w, &k) && k.kind == TC_JSON_KEY) {
+                int is_version = k.len == 7 && !memcmp(k.text, "version", 7);
+                int is_ovni = k.len == 4 && !memcmp(k.text, "ovni", 4);
+                if (!next(&w, &v))
+                    break;
+                if (is_version) {
+                    int64_t n;
+                    has_version = 1;
+                    if (integer(&v, &n) != 1 || n != 3) {
+                        if (v.kind == TC_JSON_NUMBER)
+                            tc_json_report(w.j, &v, TC_RULE_OVNI_META_VERSION,
+                                           "version is %.*s; the integer 3 is required",
+                                           (int)v.len, v.text);
+                        else
+                            tc_json_report(w.j, &v, TC_RULE_OVNI_META_VERSION,
+                                           "version is %s; the integer 3 is required", what(&v));
+                    }
+                    skip(&w, &v);
+                } else if (is_ovni && v.kind == TC_JSON_OBJECT_BEGIN) {
+                    has_ovni = 1;
+                    read_ovni(&w, &v);
+                } else if (is_ovni) {
+                    has_ovni = 1;
+                    wrong_type(&w, &v, "ovni", "an object");
+                } else {
+                    skip(&w, &v);
+                }
+            }
+            if (!w.failed && !has_version)
+                tc_json_report(w.j, &t, TC_RULE_OVNI_META_VERSION, "version is missing");
+            if (!w.failed && !has_ovni)
+                tc_json_report(w.j, &t, TC_RULE_OVNI_META_MISSING,
+                               "the ovni object (part, finished, require...) is missing");
+        }
+    }
+    /* The end of the document: trailing data is reported here. */
+    while (!w.failed && next(&w, &t))
+        ;
+    m->readable = tc_json_next(w.j, &t) == 0;
+    tc_json_free(w.j);
+}

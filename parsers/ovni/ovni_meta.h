@@ -1,0 +1,57 @@
+/* ovni metadata (stream.json): what the checks of one stream and of the
+ * whole trace need from it, with where each value was. */
+#ifndef TC_OVNI_META_H
+#define TC_OVNI_META_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/diag.h"
+#include "../common/reader.h"
+
+/* Where a value was, to report against it later. */
+typedef struct tc_ovni_loc {
+    int set;
+    uint64_t offset;
+    uint32_t line, column;
+    char path[48];
+} tc_ovni_loc;
+
+typedef struct tc_ovni_cpu {
+    int64_t index, phyid;
+} tc_ovni_cpu;
+
+/* The models a stream may emit events of. */
+typedef struct tc_ovni_models {
+    int known;            /* ovni.require was read */
+    uint8_t letters[128]; /* [letter] set: a known model the stream requires */
+    int unknown_required; /* it requires a model tracecheck does not know */
+    char names[128];      /* the required names, for messages */
+} tc_ovni_models;
+
+typedef struct tc_ovni_meta {
+    int readable;         /* the JSON was read to its end */
+    int thread;           /* ovni.part is "thread" */
+    int has_tid, has_pid, has_app_id, has_rank, has_nranks, has_loom, has_cpus;
+    int64_t tid, pid, app_id, rank, nranks;
+    char loom[256];
+    tc_ovni_loc tid_at, pid_at, loom_at, app_id_at, rank_at, nranks_at, cpus_at;
+    tc_ovni_cpu *cpus;
+    size_t ncpus;
+    tc_ovni_models models;
+} tc_ovni_meta;
+
+/* Reads and checks stream.json from r. Always fills m (what could be read). */
+void tc_ovni_meta_read(tc_reader *r, tc_diag_sink *d, tc_ovni_meta *m);
+void tc_ovni_meta_free(tc_ovni_meta *m);
+
+/* Reports against a stored location (a finding about the whole trace). */
+void tc_ovni_report_at(tc_diag_sink *d, const tc_ovni_loc *at, tc_rule_id rule, const char *fmt,
+                       ...) __attribute__((format(printf, 4, 5)));
+
+/* The model letter of a model name, 0 if unknown. */
+char tc_ovni_model_letter(const char *name);
+/* Whether the stream may emit events of model letter m; -1: cannot tell. */
+int tc_ovni_model_allowed(const tc_ovni_models *models, char m);
+
+#endif

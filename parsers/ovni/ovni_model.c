@@ -1,0 +1,137 @@
+#include <inttypes.h>
+#include <string.h>
+
+#include "ovni_model.h"
+
+enum { ST_NEW, ST_RUNNING, ST_PAUSED, ST_COOLING, ST_WARMING, ST_DEAD };
+
+static const char *const state_names[] = {"not started", "running", "paused", "cooling", "warming",
+                                          "ended"};
+
+/* ovni's own events and their payload sizes (spec/ovni.md). */
+static const struct {
+    const char cv[3];
+    unsigned payload;
+} ovni_events[] = {
+    {"Hx", 16}, {"HC", 12}, {"He", 0}, {"Hp", 0}, {"Hr", 0}, {"Hc", 0}, {"Hw", 0},
+    {"As", 4},  {"Ar", 8},  {"Cn", 4}, {"B.", 0}, {"F[", 0}, {"F]", 0}, {"U[", 0},
+    {"U]", 0},  {"M[", 12}, {"M]", 12}, {"M=", 12},
+};
+
+void tc_ovni_model_init(tc_ovni_model *m, tc_diag_sink *d, const tc_ovni_meta *meta)
+{
+    memset(m, 0, sizeof *m);
+    m->d = d;
+    m->models = meta && meta->models.known ? &meta->models : NULL;
+    /* Without metadata the stream is taken for a thread's (the usual kind). */
+    m->thread = !meta || !meta->readable || meta->thread;
+    m->state = ST_NEW;
+}
+
+static void region(tc_ovni_model *m, const tc_ovni_event *ev, int *open, uint64_t *at,
+                   tc_rule_id rule, const char *name)
+{
+    int begin = ev->mcv[2] == '[';
+    if (begin && *open)
+        tc_report(m->d, rule, ev->offset, TC_OVNI_EVENT_HEADER_SIZE,
+                  "%s begins inside the %s region begun at offset %" PRIu64 "; they do not nest",
+                  ev->mcv, name, *at);
+    else if (!begin && !*open)
+        tc_report(m->d, rule, ev->offset, TC_OVNI_EVENT_HEADER_SIZE,
+                  "%s ends a %s region that did not begin", ev->mcv, name);
+    *open = begin;
+    *at = ev->offset;
+}
+
+/* Thread events OH*: ruling 8 and libovni's states. */
+static void thread_event(tc_ovni_model *m, const tc_ovni_event *ev)
+{
+    char v = ev->mcv[2];
+    int from = m->state, to = -1, ok = 0;
+    switch (v) {
+    case 'x': ok = from != ST_RUNNING; to = ST_RUNNING; break;
+    case 'e': ok = from == ST_RUNNING || from == ST_COOLING; to = ST_DEAD; break;
+    case 'p': ok = from == ST_RUNNING || from == ST_COOLING; to = ST_PAUSED; break;
+    case 'r': ok = from == ST_PAUSED || from == ST_WARMING; to = ST_RUNNING; break;
+    case 'c': ok = from == ST_RUNNING; to = ST_COOLING; break;
+    case 'w': ok = from == ST_PAUSED; to = ST_WARMING; break;
+    default: return; /* OHC: creating another thread changes nothing here */
+    }
+    if (from == ST_DEAD)
+        return; /* reported as an event after the end */
+    if (from == ST_NEW && v != 'x')
+        tc_report(m->d, TC_RULE_OVNI_THREAD_BEFORE_START, ev->offset, TC_OVNI_EVENT_HEADER_SIZE,
+                  "%s before the thread's first OHx", ev->mcv);
+    else if (v == 'x' && from == ST_RUNNING)
+        tc_report(m->d, TC_RULE_OVNI_THREAD_RUNNING, ev->offset, TC_OVNI_EVENT_HEADER_SIZE,
+                  "OHx while the thread is already running (since offset %" PRIu64 ")",
+                  m->started_at);
+    else if (!ok)
+        tc_report(m->d, TC_RULE_OVNI_THREAD_STATE, ev->offset, TC_OVNI_EVENT_HEADER_SIZE,
+                  "%s while the thread is %s", ev->mcv, state_names[from]);
+    if (v == 'x' && from == ST_NEW)
+        m->started_at = ev->offset;
+    if (ok && !(from == ST_NEW && v != 'x'))
+        m->state = to; /* a refused transition leaves the state as it was */
+}
+
+void tc_ovni_model_event(tc_ovni_model *m, const tc_ovni_event *ev)
+{
+    char model = ev->mcv[0];
+    m->end_offset = ev->offset;
+    int flush = model == 'O' && ev->mcv[1] == 'F';
+    if (m->thread && m->state == ST_DEAD && !flush)
+        tc_report(m->d, TC_RULE_OVNI_THREAD_AFTER_END, ev->offset, TC_OVNI_EVENT_HEADER_SIZE,
+                  "%s after the thread ended (OHe)", ev->mcv);
+
+    if (model != 'O') {
+        int allowed = m->models ? tc_ovni_model_allowed(m->models, model) : -1;
+        if (allowed == 0)
+            tc_report(m->d, TC_RULE_OVNI_MODEL_NOT_REQUIRED, ev->offset, 1,
+                      "event %s is of model '%c', which the stream does not require (it requires "
+                      "%s)", ev->mcv, model, m->models->names[0] ? m->models->names : "nothing");
+        return;
+    }
+    size_t i = 0, n = sizeof ovni_events / sizeof ovni_events[0];
+    while (i < n && memcmp(ovni_events[i].cv, ev->mcv + 1, 2) != 0)
+        i++;
+    if (i == n) {
+        tc_report(m->d, TC_RULE_OVNI_MODEL_UNKNOWN_EVENT, ev->offset, 4,
+                  "event %s is not one of ovni's own events", ev->mcv);
+        return;
+    }
+    if (ev->payload_len != ovni_events[i].payload || ev->jumbo)
+        tc_report(m->d, TC_RULE_OVNI_MODEL_PAYLOAD, ev->offset, 1,
+                  "%s carries %s%" PRIu32 " bytes; it carries %u", ev->mcv,
+                  ev->jumbo ? "a jumbo payload of " : "", ev->payload_len,
+                  ovni_events[i].payload);
+    switch (ev->mcv[1]) {
+    case 'H':
+        if (m->thread)
+            thread_event(m, ev);
+        break;
+    case 'F':
+        region(m, ev, &m->in_flush, &m->flush_at, TC_RULE_OVNI_FLUSH_BALANCE, "flush");
+        break;
+    case 'U':
+        region(m, ev, &m->in_unsorted, &m->unsorted_at, TC_RULE_OVNI_UNSORTED_BALANCE,
+               "unsorted");
+        break;
+    default:
+        break;
+    }
+}
+
+void tc_ovni_model_finish(tc_ovni_model *m)
+{
+    if (m->in_flush)
+        tc_report(m->d, TC_RULE_OVNI_FLUSH_BALANCE, m->flush_at, TC_OVNI_EVENT_HEADER_SIZE,
+                  "the stream ends inside the flush begun here (no OF])");
+    if (m->in_unsorted)
+        tc_report(m->d, TC_RULE_OVNI_UNSORTED_BALANCE, m->unsorted_at, TC_OVNI_EVENT_HEADER_SIZE,
+                  "the stream ends inside the unsorted region begun here (no OU])");
+    if (m->thread && m->state != ST_NEW && m->state != ST_DEAD)
+        tc_report(m->d, TC_RULE_OVNI_THREAD_NO_END, m->end_offset, TC_OVNI_EVENT_HEADER_SIZE,
+                  "the thread is still %s at the stream's last event (no OHe)",
+                  state_names[m->state]);
+}

@@ -1,0 +1,510 @@
+#define _DEFAULT_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../common/parse.h"
+#include "ovni.h"
+#include "ovni_dump.h"
+#include "ovni_meta.h"
+#include "ovni_model.h"
+#include "ovni_trace.h"
+
+#define MAX_DEPTH 16
+
+/* ---- finding streams ---- */
+
+typedef struct stream_list {
+    tc_ovni_stream_file *items;
+    size_t n, cap;
+} stream_list;
+
+static char *join(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    char *s = malloc(la + lb + 2);
+    if (s) {
+        memcpy(s, a, la);
+        size_t at = la;
+        if (la && a[la - 1] != '/')
+            s[at++] = '/';
+        memcpy(s + at, b, lb + 1);
+    }
+    return s;
+}
+
+static int is_file(const char *dir, const char *name)
+{
+    char *p = join(dir, name);
+    struct stat st;
+    int yes = p && stat(p, &st) == 0 && S_ISREG(st.st_mode);
+    free(p);
+    return yes;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Subdirectory names of dir, sorted; hidden ones and symbolic links left out
+ * (a link could make the walk loop). */
+static char **subdirs(const char *dir, size_t *count)
+{
+    DIR *d = opendir(dir);
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    *count = 0;
+    if (!d)
+        return NULL;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        char *p = join(dir, e->d_name);
+        struct stat st;
+        int ok = p && lstat(p, &st) == 0 && S_ISDIR(st.st_mode);
+        free(p);
+        if (!ok)
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 16;
+            char **m = realloc(names, cap * sizeof *m);
+            if (!m)
+                break;
+            names = m;
+        }
+        if (!(names[n] = strdup(e->d_name)))
+            break;
+        n++;
+    }
+    closedir(d);
+    qsort(names, n, sizeof *names, by_name);
+    *count = n;
+    return names;
+}
+
+static void free_names(char **names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+static void add_stream(stream_list *l, const char *dir, const char *rel)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 16;
+        tc_ovni_stream_file *m = realloc(l->items, cap * sizeof *m);
+        if (!m)
+            return;
+        l->items = m;
+        l->cap = cap;
+    }
+    tc_ovni_stream_file *s = &l->items[l->n++];
+    memset(s, 0, sizeof *s);
+    s->rel = strdup(rel[0] ? rel : ".");
+    s->json = join(dir, "stream.json");
+    s->obs = join(dir, "stream.obs");
+    s->has_json = is_file(dir, "stream.json");
+    s->has_obs = is_file(dir, "stream.obs");
+}
+
+static void walk(stream_list *l, const char *dir, const char *rel, int depth)
+{
+    if (is_file(dir, "stream.json") || is_file(dir, "stream.obs"))
+        add_stream(l, dir, rel);
+    if (depth >= MAX_DEPTH)
+        return;
+    size_t n;
+    char **names = subdirs(dir, &n);
+    for (size_t i = 0; i < n; i++) {
+        char *sub = join(dir, names[i]);
+        char *subrel = rel[0] ? join(rel, names[i]) : strdup(names[i]);
+        if (sub && subrel)
+            walk(l, sub, subrel, depth + 1);
+        free(sub);
+        free(subrel);
+    }
+    free_names(names, n);
+}
+
+static int has_json_below(const char *dir, int depth)
+{
+    if (is_file(dir, "stream.json"))
+        return 1;
+    if (depth >= MAX_DEPTH)
+        return 0;
+    size_t n;
+    char **names = subdirs(dir, &n);
+    int found = 0;
+    for (size_t i = 0; i < n && !found; i++) {
+        char *sub = join(dir, names[i]);
+        found = sub && has_json_below(sub, depth + 1);
+        free(sub);
+    }
+    free_names(names, n);
+    return found;
+}
+
+int tc_ovni_is_trace_dir(const char *dir) { return has_json_below(dir, 0); }
+
+/* ---- one stream ---- */
+
+static uint64_t read_meta(tc_ovni_stream_file *s, tc_diag_sink *d, const tc_ovni_opts *o,
+                          char *err, size_t errlen)
+{
+    char why[200];
+    tc_input *in = tc_input_open(s->json, &o->input, why, sizeof why);
+    if (!in) {
+        snprintf(err, errlen, "%s: %s", s->json, why);
+        return 0;
+    }
+    tc_reader *r = tc_input_reader(in);
+    d->input = s->json;
+    tc_ovni_meta_read(r, d, &s->meta);
+    uint64_t bytes = tc_pos(r);
+    tc_input_close(in);
+    return bytes;
+}
+
+static uint64_t read_events(tc_ovni_stream_file *s, tc_diag_sink *d, const tc_ovni_opts *o,
+                            char *err, size_t errlen)
+{
+    char why[200];
+    tc_input *in = tc_input_open(s->obs, &o->input, why, sizeof why);
+    if (!in) {
+        snprintf(err, errlen, "%s: %s", s->obs, why);
+        return 0;
+    }
+    tc_reader *r = tc_input_reader(in);
+    d->input = s->obs;
+    tc_ovni_stream *st = tc_ovni_stream_new(r, d, 0);
+    tc_ovni_model model;
+    tc_ovni_model_init(&model, d, s->has_json ? &s->meta : NULL);
+    if (st && tc_ovni_stream_header(st)) {
+        tc_ovni_event ev;
+        while (tc_ovni_stream_next(st, &ev))
+            if (!o->no_models)
+                tc_ovni_model_event(&model, &ev);
+        if (!o->no_models)
+            tc_ovni_model_finish(&model);
+    }
+    s->big_endian = st && tc_ovni_stream_big_endian(st);
+    tc_ovni_stream_free(st);
+    uint64_t bytes = tc_pos(r);
+    tc_input_close(in);
+    return bytes;
+}
+
+/* The number in a directory name "prefix.N", or -1. */
+static long long name_number(const char *name, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    if (strncmp(name, prefix, n) != 0 || !name[n])
+        return -1;
+    char *end;
+    errno = 0;
+    long long v = strtoll(name + n, &end, 10);
+    return *end || errno || v < 0 ? -1 : v;
+}
+
+/* libovni's layout, loom.LOOM/proc.PID/thread.TID, against the metadata. */
+static void check_dir_names(tc_ovni_stream_file *s, tc_diag_sink *d, const char *root)
+{
+    const tc_ovni_meta *m = &s->meta;
+    if (!m->thread || !strcmp(s->rel, "."))
+        return;
+    char *path = join(root, s->rel);
+    char *parts[3] = {NULL, NULL, NULL}; /* thread, proc, loom directory names */
+    char *copy = strdup(s->rel);
+    if (!path || !copy)
+        goto out;
+    for (int i = 0; i < 3; i++) {
+        char *slash = strrchr(copy, '/');
+        parts[i] = slash ? slash + 1 : copy;
+        if (!slash)
+            break;
+        *slash = '\0';
+    }
+    d->input = path;
+    long long v;
+    if (parts[0] && (v = name_number(parts[0], "thread.")) >= 0 && m->has_tid && v != m->tid)
+        tc_report_about(d, TC_RULE_OVNI_TRACE_DIR_NAME,
+                        "directory %s holds the stream of thread %" PRId64, parts[0], m->tid);
+    if (parts[1] && (v = name_number(parts[1], "proc.")) >= 0 && m->has_pid && v != m->pid)
+        tc_report_about(d, TC_RULE_OVNI_TRACE_DIR_NAME,
+                        "directory %s holds a thread of process %" PRId64, parts[1], m->pid);
+    if (parts[2] && !strncmp(parts[2], "loom.", 5) && m->has_loom && strcmp(parts[2] + 5, m->loom))
+        tc_report_about(d, TC_RULE_OVNI_TRACE_DIR_NAME,
+                        "directory %s holds a thread of loom \"%s\"", parts[2], m->loom);
+out:
+    free(copy);
+    free(path);
+}
+
+/* ---- across streams ---- */
+
+static int thread_meta(const tc_ovni_stream_file *s)
+{
+    return s->has_json && s->meta.thread && s->meta.has_pid && s->meta.has_loom;
+}
+
+static int by_process(const void *a, const void *b)
+{
+    const tc_ovni_stream_file *x = *(tc_ovni_stream_file *const *)a;
+    const tc_ovni_stream_file *y = *(tc_ovni_stream_file *const *)b;
+    int c = strcmp(x->meta.loom, y->meta.loom);
+    if (c)
+        return c;
+    if (x->meta.pid != y->meta.pid)
+        return x->meta.pid < y->meta.pid ? -1 : 1;
+    if (x->meta.tid != y->meta.tid)
+        return x->meta.tid < y->meta.tid ? -1 : 1;
+    return strcmp(x->rel, y->rel);
+}
+
+/* A per-process value: the first stream that gives it sets it. */
+static void agree(tc_diag_sink *d, tc_ovni_stream_file **g, size_t n, const char *what,
+                  size_t has_off, size_t value_off, size_t at_off)
+{
+    tc_ovni_stream_file *first = NULL;
+    for (size_t i = 0; i < n; i++) {
+        tc_ovni_meta *m = &g[i]->meta;
+        if (!*(int *)((char *)m + has_off))
+            continue;
+        int64_t v = *(int64_t *)((char *)m + value_off);
+        if (!first) {
+            first = g[i];
+            continue;
+        }
+        int64_t w = *(int64_t *)((char *)&first->meta + value_off);
+        if (v != w) {
+            d->input = g[i]->json;
+            tc_ovni_report_at(d, (tc_ovni_loc *)((char *)m + at_off), TC_RULE_OVNI_TRACE_PROCESS,
+                              "process %" PRId64 " of loom \"%s\" has %s %" PRId64 " here but %"
+                              PRId64 " in %s", m->pid, m->loom, what, v, w, first->json);
+        }
+    }
+}
+
+#define FIELD(name) offsetof(tc_ovni_meta, has_##name), offsetof(tc_ovni_meta, name), \
+                    offsetof(tc_ovni_meta, name##_at)
+
+static void check_processes(tc_diag_sink *d, tc_ovni_stream_file **t, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && !strcmp(t[j]->meta.loom, t[i]->meta.loom) && t[j]->meta.pid == t[i]->meta.pid)
+            j++;
+        for (size_t k = i + 1; k < j; k++)
+            if (t[k]->meta.has_tid && t[k - 1]->meta.has_tid && t[k]->meta.tid == t[k - 1]->meta.tid) {
+                d->input = t[k]->json;
+                tc_ovni_report_at(d, &t[k]->meta.tid_at, TC_RULE_OVNI_TRACE_TID_DUPLICATE,
+                                  "thread %" PRId64 " of process %" PRId64 " also has the stream "
+                                  "%s", t[k]->meta.tid, t[k]->meta.pid, t[k - 1]->json);
+            }
+        agree(d, t + i, j - i, "app_id", FIELD(app_id));
+        agree(d, t + i, j - i, "rank", FIELD(rank));
+        agree(d, t + i, j - i, "nranks", FIELD(nranks));
+        i = j;
+    }
+}
+
+typedef struct cpu_entry {
+    int64_t phyid, index;
+    tc_ovni_stream_file *from;
+} cpu_entry;
+
+static int by_phyid(const void *a, const void *b)
+{
+    const cpu_entry *x = a, *y = b;
+    if (x->phyid != y->phyid)
+        return x->phyid < y->phyid ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static int by_index(const void *a, const void *b)
+{
+    const cpu_entry *x = a, *y = b;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* The CPU lists of one loom's threads t[0..n), merged by phyid. */
+static void check_loom(tc_diag_sink *d, tc_ovni_stream_file **t, size_t n)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += t[i]->meta.has_cpus ? t[i]->meta.ncpus : 0;
+    if (total == 0) {
+        int malformed = 0; /* a list was given but was wrong: reported already */
+        for (size_t i = 0; i < n; i++)
+            malformed |= t[i]->meta.cpus_at.set;
+        if (!malformed) {
+            d->input = t[0]->json;
+            tc_report_about(d, TC_RULE_OVNI_TRACE_LOOM_NO_CPUS,
+                            "no thread of loom \"%s\" gives ovni.loom_cpus (%zu thread%s)",
+                            t[0]->meta.loom, n, n == 1 ? "" : "s");
+        }
+        return;
+    }
+    cpu_entry *e = malloc(total * sizeof *e);
+    if (!e)
+        return;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t c = 0; t[i]->meta.has_cpus && c < t[i]->meta.ncpus; c++)
+            e[k++] = (cpu_entry){t[i]->meta.cpus[c].phyid, t[i]->meta.cpus[c].index, t[i]};
+    qsort(e, k, sizeof *e, by_phyid);
+    size_t u = 0; /* unique phyids, compacted */
+    for (size_t i = 0; i < k; i++) {
+        if (u && e[u - 1].phyid == e[i].phyid) {
+            if (e[u - 1].index != e[i].index) {
+                d->input = e[i].from->json;
+                tc_ovni_report_at(d, &e[i].from->meta.cpus_at, TC_RULE_OVNI_TRACE_CPU_PHYID,
+                                  "loom \"%s\": CPU phyid %" PRId64 " has index %" PRId64
+                                  " here and %" PRId64 " in %s", t[0]->meta.loom, e[i].phyid,
+                                  e[i].index, e[u - 1].index, e[u - 1].from->json);
+            }
+            continue;
+        }
+        e[u++] = e[i];
+    }
+    qsort(e, u, sizeof *e, by_index);
+    for (size_t i = 0; i < u; i++) {
+        if (e[i].index == (int64_t)i)
+            continue;
+        d->input = e[i].from->json;
+        if (i > 0 && e[i].index == e[i - 1].index)
+            tc_ovni_report_at(d, &e[i].from->meta.cpus_at, TC_RULE_OVNI_TRACE_CPU_INDEX,
+                              "loom \"%s\": index %" PRId64 " is given to CPU phyids %" PRId64
+                              " and %" PRId64, t[0]->meta.loom, e[i].index, e[i - 1].phyid,
+                              e[i].phyid);
+        else
+            tc_ovni_report_at(d, &e[i].from->meta.cpus_at, TC_RULE_OVNI_TRACE_CPU_INDEX,
+                              "loom \"%s\" has %zu CPUs, so indexes 0 to %zu, but index %zu is "
+                              "missing (the next is %" PRId64 ")", t[0]->meta.loom, u, u - 1, i,
+                              e[i].index);
+        break; /* one report per loom: the rest follows from it */
+    }
+    free(e);
+}
+
+static void check_across(tc_diag_sink *d, stream_list *l)
+{
+    tc_ovni_stream_file **t = malloc((l->n ? l->n : 1) * sizeof *t);
+    if (!t)
+        return;
+    size_t n = 0;
+    for (size_t i = 0; i < l->n; i++)
+        if (thread_meta(&l->items[i]))
+            t[n++] = &l->items[i];
+    qsort(t, n, sizeof *t, by_process);
+    check_processes(d, t, n);
+    /* Sorted by loom first: a loom's threads are a run. */
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && !strcmp(t[j]->meta.loom, t[i]->meta.loom))
+            j++;
+        check_loom(d, t + i, j - i);
+        i = j;
+    }
+    free(t);
+}
+
+/* ---- the trace ---- */
+
+uint64_t tc_ovni_check_trace(const char *dir, tc_diag_sink *d, const tc_ovni_opts *o, char *err,
+                             size_t errlen)
+{
+    stream_list l = {0};
+    err[0] = '\0';
+    DIR *probe = opendir(dir);
+    if (!probe) {
+        snprintf(err, errlen, "cannot open directory: %s", strerror(errno));
+        return UINT64_MAX;
+    }
+    closedir(probe);
+    walk(&l, dir, "", 0);
+    const char *input = d->input;
+    uint64_t bytes = 0;
+    if (l.n == 0)
+        tc_report_about(d, TC_RULE_OVNI_TRACE_EMPTY,
+                        "no stream (a directory with stream.json and stream.obs) below %s", dir);
+    for (size_t i = 0; i < l.n; i++) {
+        tc_ovni_stream_file *s = &l.items[i];
+        if (s->has_json) {
+            bytes += read_meta(s, d, o, err, errlen);
+        } else {
+            d->input = s->obs;
+            tc_report_about(d, TC_RULE_OVNI_TRACE_JSON_MISSING,
+                            "no stream.json beside this stream.obs");
+        }
+        if (s->has_obs) {
+            bytes += read_events(s, d, o, err, errlen);
+        } else {
+            d->input = s->json;
+            tc_report_about(d, TC_RULE_OVNI_TRACE_OBS_MISSING,
+                            "no stream.obs beside this stream.json");
+        }
+        check_dir_names(s, d, dir);
+    }
+    check_across(d, &l);
+    d->input = input;
+    if (o->dump && !err[0])
+        tc_ovni_dump_trace(o->dump, l.items, l.n, &o->input);
+    for (size_t i = 0; i < l.n; i++) {
+        tc_ovni_meta_free(&l.items[i].meta);
+        free(l.items[i].rel);
+        free(l.items[i].json);
+        free(l.items[i].obs);
+    }
+    free(l.items);
+    return err[0] ? UINT64_MAX : bytes;
+}
+
+void tc_ovni_parse_file(tc_reader *r, const tc_parse_ctx *ctx)
+{
+    const uint8_t *p = tc_need(r, 4);
+    if (!p || !tc_ovni_sniff_stream(p, 4)) {
+        const uint8_t *q = tc_need(r, 64);
+        size_t n = q ? 64 : tc_avail(r);
+        if (tc_ovni_sniff_metadata(r->cur, n)) {
+            tc_ovni_meta m;
+            tc_ovni_meta_read(r, ctx->diags, &m);
+            tc_ovni_meta_free(&m);
+            return;
+        }
+    }
+    /* A binary stream (or what claims to be one: the header checks say). */
+    tc_ovni_stream *s = tc_ovni_stream_new(r, ctx->diags, ctx->on_event != NULL);
+    if (!s)
+        return;
+    tc_ovni_model model;
+    tc_ovni_model_init(&model, ctx->diags, NULL);
+    if (tc_ovni_stream_header(s)) {
+        tc_ovni_dump_record rec = {TC_OVNI_REC_HEADER, ".", NULL, 0, NULL};
+        if (ctx->on_event) {
+            ctx->on_event(ctx->user, &rec);
+            rec = (tc_ovni_dump_record){TC_OVNI_REC_STREAM, ".", NULL,
+                                        tc_ovni_stream_big_endian(s), NULL};
+            ctx->on_event(ctx->user, &rec);
+        }
+        tc_ovni_event ev;
+        while (tc_ovni_stream_next(s, &ev)) {
+            if (!ctx->no_models)
+                tc_ovni_model_event(&model, &ev);
+            if (ctx->on_event) {
+                rec = (tc_ovni_dump_record){TC_OVNI_REC_EVENT, ".", &ev, 0, NULL};
+                ctx->on_event(ctx->user, &rec);
+            }
+        }
+        if (!ctx->no_models)
+            tc_ovni_model_finish(&model);
+    }
+    tc_ovni_stream_free(s);
+}

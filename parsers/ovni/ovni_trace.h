@@ -1,0 +1,31 @@
+/* Whole ovni traces: the streams of a directory, each checked, then the
+ * checks across streams (ruling 7). */
+#ifndef TC_OVNI_TRACE_H
+#define TC_OVNI_TRACE_H
+
+#include <stdio.h>
+
+#include "../common/diag.h"
+#include "../common/input.h"
+
+typedef struct tc_ovni_opts {
+    int no_models;         /* skip the model layer */
+    tc_input_opts input;   /* how stream files are read */
+    FILE *dump;            /* when set: the canonical dump of the trace */
+} tc_ovni_opts;
+
+/* Checks the trace in dir. Findings carry the path of the file they are
+ * about (the sink's input is set per file). Returns the bytes read, or
+ * (uint64_t)-1 with err set when the directory cannot be read. */
+uint64_t tc_ovni_check_trace(const char *dir, tc_diag_sink *d, const tc_ovni_opts *o, char *err,
+                             size_t errlen);
+
+/* One stream file read on its own (detected by content): a binary stream
+ * (with the model layer, without metadata) or metadata. */
+struct tc_parse_ctx;
+void tc_ovni_parse_file(tc_reader *r, const struct tc_parse_ctx *ctx);
+
+/* Whether dir holds a stream.json anywhere below (to depth 16). */
+int tc_ovni_is_trace_dir(const char *dir);
+
+#endif
