@@ -137,11 +137,11 @@ static void read_id(walker *w, const tc_json_token *t, const char *key, int64_t 
 {
     int64_t v;
     int kind = integer(t, &v);
+    remember(w, t, at); /* present, even when wrong: not also "missing" */
     if (!kind) {
         wrong_type(w, t, key, "an integer");
         return;
     }
-    remember(w, t, at);
     if (kind == 2 || v <= 0 || v > INT32_MAX) {
         tc_json_report(w->j, t, TC_RULE_OVNI_META_ID, "%s is %.*s; it must be from 1 to %d", key,
                        (int)t->len, t->text, INT32_MAX);
@@ -154,11 +154,11 @@ static void read_id(walker *w, const tc_json_token *t, const char *key, int64_t 
 static void read_string(walker *w, const tc_json_token *t, const char *key, char *out,
                         size_t size, int *has, tc_ovni_loc *at)
 {
+    remember(w, t, at);
     if (t->kind != TC_JSON_STRING) {
         wrong_type(w, t, key, "a string");
         return;
     }
-    remember(w, t, at);
     snprintf(out, size, "%.*s", (int)t->len, t->text);
     *has = 1;
 }
@@ -331,6 +331,7 @@ static void read_ovni(walker *w, const tc_json_token *open)
         } else if (!strcmp(key, "rank") || !strcmp(key, "nranks")) {
             int rank = key[0] == 'r';
             int64_t n;
+            remember(w, &v, rank ? &m->rank_at : &m->nranks_at);
             if (integer(&v, &n) != 1) {
                 if (v.kind == TC_JSON_NUMBER && v.integer)
                     tc_json_report(w->j, &v, TC_RULE_OVNI_META_RANK, "ovni.%s is %.*s, out of "
@@ -339,7 +340,6 @@ static void read_ovni(walker *w, const tc_json_token *open)
                     wrong_type(w, &v, rank ? "ovni.rank" : "ovni.nranks", "an integer");
                 continue;
             }
-            remember(w, &v, rank ? &m->rank_at : &m->nranks_at);
             *(rank ? &m->rank : &m->nranks) = n;
             *(rank ? &m->has_rank : &m->has_nranks) = 1;
         } else if (!strcmp(key, "loom")) {
@@ -395,11 +395,13 @@ static void read_ovni(walker *w, const tc_json_token *open)
     for (int i = 0; i < n; i++)
         tc_json_report(w->j, open, TC_RULE_OVNI_META_MISSING, "%s is missing%s", missing[i],
                        i >= 3 ? " (mandatory in a thread stream)" : "");
-    if (m->has_rank != m->has_nranks) {
-        tc_ovni_report_at(w->d, m->has_rank ? &m->rank_at : &m->nranks_at, TC_RULE_OVNI_META_RANK,
-                          "ovni.%s is given without ovni.%s", m->has_rank ? "rank" : "nranks",
-                          m->has_rank ? "nranks" : "rank");
-    } else if (m->has_rank && (m->nranks <= 0 || m->rank < 0 || m->rank >= m->nranks)) {
+    if (m->rank_at.set != m->nranks_at.set) {
+        int rank = m->rank_at.set;
+        tc_ovni_report_at(w->d, rank ? &m->rank_at : &m->nranks_at, TC_RULE_OVNI_META_RANK,
+                          "ovni.%s is given without ovni.%s", rank ? "rank" : "nranks",
+                          rank ? "nranks" : "rank");
+    } else if (m->has_rank && m->has_nranks &&
+               (m->nranks <= 0 || m->rank < 0 || m->rank >= m->nranks)) {
         tc_ovni_report_at(w->d, &m->rank_at, TC_RULE_OVNI_META_RANK,
                           "ovni.rank is %" PRId64 " with ovni.nranks %" PRId64
                           "; 0 <= rank < nranks is required", m->rank, m->nranks);
