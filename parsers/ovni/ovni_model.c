@@ -26,6 +26,13 @@ void tc_ovni_model_init(tc_ovni_model *m, tc_diag_sink *d, const tc_ovni_meta *m
     /* Without metadata the stream is taken for a thread's (the usual kind). */
     m->thread = !meta || !meta->readable || meta->thread;
     m->state = ST_NEW;
+    /* Asked once per letter here, not once per event. */
+    for (int c = 0; c < 128; c++)
+        m->allowed[c] = (int8_t)(m->models ? tc_ovni_model_allowed(m->models, (char)c) : -1);
+    for (int c = 0; c < 0x21; c++) /* not a letter: OVNI-MCV-PRINTABLE says so */
+        m->allowed[c] = -1;
+    m->allowed[0x7f] = -1;
+    m->allowed['O'] = 1;
 }
 
 static void region(tc_ovni_model *m, const tc_ovni_event *ev, int *open, uint64_t *at,
@@ -85,8 +92,7 @@ void tc_ovni_model_event(tc_ovni_model *m, const tc_ovni_event *ev)
                   "%s after the thread ended (OHe)", ev->mcv);
 
     if (model != 'O') {
-        int allowed = m->models ? tc_ovni_model_allowed(m->models, model) : -1;
-        if (allowed == 0)
+        if (m->allowed[(unsigned char)model < 0x80 ? (unsigned char)model : 0] == 0)
             tc_report(m->d, TC_RULE_OVNI_MODEL_NOT_REQUIRED, ev->offset, 1,
                       "event %s is of model '%c', which the stream does not require (it requires "
                       "%s)", ev->mcv, model, m->models->names[0] ? m->models->names : "nothing");

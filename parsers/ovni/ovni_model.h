@@ -15,6 +15,7 @@ typedef struct tc_ovni_model {
     int in_flush, in_unsorted;
     uint64_t flush_at, unsorted_at;
     uint64_t end_offset;          /* of the last event */
+    int8_t allowed[128];          /* per model letter: 1 yes, 0 no, -1 cannot tell */
 } tc_ovni_model;
 
 void tc_ovni_model_init(tc_ovni_model *m, tc_diag_sink *d, const tc_ovni_meta *meta);
