@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "cli.h"
 
@@ -83,8 +84,20 @@ int cli_parse_size(const char *s, unsigned long long *out)
     return 0;
 }
 
+/* A merged ovni dump holds every stream open at once: let the program use
+ * as many descriptors as the system allows it. */
+static void raise_file_limit(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        (void)setrlimit(RLIMIT_NOFILE, &rl);
+    }
+}
+
 int main(int argc, char **argv)
 {
+    raise_file_limit();
     if (argc < 2) {
         usage(stderr);
         return EXIT_TROUBLE;

@@ -96,6 +96,11 @@ static int check_dir(const char *path, const tc_check_opts *c, tc_summary *out, 
         snprintf(err, errlen, "is a directory (a %s input is a file)", tc_format_name(opt->format));
         return 2;
     }
+    if (opt->format == TC_FORMAT_AUTO && !tc_ovni_is_trace_dir(path)) {
+        snprintf(err, errlen, "is a directory with no stream.json below it, so no ovni trace "
+                              "(name its files, or use --format ovni)");
+        return 2;
+    }
     tc_diag_sink d;
     tc_diag_init(&d, path, opt->max_repeats, opt->pedantic, opt->on_diag, opt->user);
     tc_ovni_opts o = {opt->no_models, c ? c->input : (tc_input_opts){0}, c ? c->dump : NULL};

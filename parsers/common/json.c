@@ -36,7 +36,9 @@ typedef struct level {
     char type; /* '{' or '[' */
     uint64_t index;                /* array: the element being read */
     char key[PATH_KEY_MAX + 1];    /* object: the member being read (cut for the path) */
+    size_t key_len;                /* bytes in key (a key may hold NULs) */
     int key_cut;
+    int key_brackets;              /* the whole key needs ["..."] in a path */
     key_entry *keys;               /* object: its keys so far */
     uint32_t *table;               /* open addressing over keys: index + 1, 0 = empty */
     size_t nkeys, keys_cap, table_cap;
@@ -116,15 +118,52 @@ static uint32_t column_at(const tc_json *j, uint64_t offset)
     return c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
 }
 
-static int needs_brackets(const char *k)
+static int needs_brackets(const char *k, size_t n)
 {
-    if (!*k || (*k >= '0' && *k <= '9'))
+    if (!n || (*k >= '0' && *k <= '9'))
         return 1;
-    for (; *k; k++)
-        if (!((*k >= 'a' && *k <= 'z') || (*k >= 'A' && *k <= 'Z') || (*k >= '0' && *k <= '9') ||
-              *k == '_'))
+    for (size_t i = 0; i < n; i++)
+        if (!((k[i] >= 'a' && k[i] <= 'z') || (k[i] >= 'A' && k[i] <= 'Z') ||
+              (k[i] >= '0' && k[i] <= '9') || k[i] == '_'))
             return 1;
     return 0;
+}
+
+/* One step of a path: [index], .key or ["key"] with the key escaped as in a
+ * JSON string (so that a quote or backslash in it cannot end it early, and
+ * no control character reaches a report raw). Returns its length. */
+static size_t path_piece(const level *l, char *piece, size_t size)
+{
+    if (l->type == '[')
+        return (size_t)snprintf(piece, size, "[%" PRIu64 "]", l->index);
+    int brackets = l->key_brackets;
+    size_t n = 0;
+    if (brackets) {
+        piece[n++] = '[';
+        piece[n++] = '"';
+    } else {
+        piece[n++] = '.';
+    }
+    for (size_t i = 0; i < l->key_len; i++) {
+        unsigned char c = (unsigned char)l->key[i];
+        if (c == '"' || c == '\\') {
+            piece[n++] = '\\';
+            piece[n++] = (char)c;
+        } else if (c < 0x20) {
+            n += (size_t)snprintf(piece + n, size - n, "\\u%04x", c);
+        } else {
+            piece[n++] = (char)c;
+        }
+    }
+    if (l->key_cut) {
+        memcpy(piece + n, "...", 3);
+        n += 3;
+    }
+    if (brackets) {
+        piece[n++] = '"';
+        piece[n++] = ']';
+    }
+    return n;
 }
 
 static const char *path_of(tc_json *j, unsigned depth)
@@ -134,15 +173,8 @@ static const char *path_of(tc_json *j, unsigned depth)
         return "$";
     j->path[n++] = '$';
     for (unsigned i = 1; i <= depth; i++) {
-        level *l = &j->levels[i];
-        char piece[PATH_KEY_MAX + 32];
-        if (l->type == '[')
-            snprintf(piece, sizeof piece, "[%" PRIu64 "]", l->index);
-        else if (needs_brackets(l->key))
-            snprintf(piece, sizeof piece, "[\"%s%s\"]", l->key, l->key_cut ? "..." : "");
-        else
-            snprintf(piece, sizeof piece, ".%s%s", l->key, l->key_cut ? "..." : "");
-        size_t pl = strlen(piece);
+        char piece[PATH_KEY_MAX * 6 + 16]; /* six bytes per key byte at worst */
+        size_t pl = path_piece(&j->levels[i], piece, sizeof piece);
         if (grow(&j->path, &j->path_cap, n + pl + 1))
             break;
         memcpy(j->path + n, piece, pl);
@@ -514,14 +546,19 @@ static uint64_t hash_key(const char *s, size_t n)
 static int note_key(tc_json *j, const tc_json_token *t)
 {
     level *l = &j->levels[j->depth];
-    /* The key as the path shows it. */
-    size_t n = t->len < PATH_KEY_MAX ? t->len : PATH_KEY_MAX;
+    /* The key as the path shows it: cut when long, but never inside a UTF-8
+     * sequence (the key is valid UTF-8, so is its start). */
+    size_t n = t->len;
+    if (n > PATH_KEY_MAX) {
+        n = PATH_KEY_MAX;
+        while (n > 0 && ((uint8_t)t->text[n] & 0xc0) == 0x80)
+            n--;
+    }
     memcpy(l->key, t->text, n);
     l->key[n] = '\0';
-    for (size_t c = 0; c < n; c++)
-        if ((unsigned char)l->key[c] < 0x20)
-            l->key[c] = '?';
+    l->key_len = n;
     l->key_cut = t->len > PATH_KEY_MAX;
+    l->key_brackets = needs_brackets(t->text, t->len);
     uint64_t h = hash_key(t->text, t->len);
     if (l->table_cap) {
         for (size_t i = h & (l->table_cap - 1);; i = (i + 1) & (l->table_cap - 1)) {
@@ -562,7 +599,9 @@ static int note_key(tc_json *j, const tc_json_token *t)
         l->table = tab;
         l->table_cap = cap;
     }
-    if (grow(&j->arena, &j->arena_cap, j->arena_len + t->len))
+    /* + 1: the arena exists even when every key so far was "" (no pointer
+     * arithmetic on NULL). */
+    if (grow(&j->arena, &j->arena_cap, j->arena_len + t->len + 1))
         return fail(j, TC_RULE_JSON_SYNTAX, "out of memory for the keys of an object");
     memcpy(j->arena + j->arena_len, t->text, t->len);
     size_t i = h & (l->table_cap - 1);
@@ -583,7 +622,9 @@ static int push(tc_json *j, char type)
     l->type = type;
     l->index = 0;
     l->key[0] = '\0';
+    l->key_len = 0;
     l->key_cut = 0;
+    l->key_brackets = 1; /* no key yet: shown as [""] */
     for (size_t k = 0; k < l->nkeys; k++) /* clear what the last object here used */
         l->table[l->keys[k].slot] = 0;
     l->nkeys = 0;
@@ -637,9 +678,10 @@ static int value(tc_json *j, tc_json_token *t)
     switch (c) {
     case '{':
     case '[':
-        tc_advance(j->r, 1);
+        /* Pushed first: a nesting too deep is reported at its bracket. */
         if (push(j, (char)c))
             return -1;
+        tc_advance(j->r, 1);
         t->kind = c == '{' ? TC_JSON_OBJECT_BEGIN : TC_JSON_ARRAY_BEGIN;
         return 1;
     case '"':
@@ -703,8 +745,11 @@ int tc_json_next(tc_json *j, tc_json_token *t)
                 j->finished = 1;
                 return 0;
             }
-            if (c == '/')
-                return unexpected(j, "the end of the input");
+            if (c == '/') { /* a comment gets its own rule; a lone '/' is data */
+                const uint8_t *q = tc_need(j->r, 2);
+                if (q && (q[1] == '/' || q[1] == '*'))
+                    return unexpected(j, "the end of the input");
+            }
             return fail(j, TC_RULE_JSON_TRAILING, "data after the JSON value: %s",
                         found(j, (char[32]){0}, 32));
         case OBJ_KEY_OR_END:

@@ -1,18 +1,17 @@
 /*
  * Strict streaming JSON (RFC 8259): a pull tokenizer over a tc_reader.
  *
- *   tc_json j;
- *   tc_json_init(&j, reader, diags);
+ *   tc_json *j = tc_json_new(reader, diags);
  *   tc_json_token t;
- *   while (tc_json_next(&j, &t) > 0) { ... t.kind ... }
- *   tc_json_free(&j);
+ *   while (tc_json_next(j, &t) > 0) { ... t.kind ... }
+ *   tc_json_free(j);
  *
  * Every token carries its byte offset and line:column; tc_json_path() gives
  * the JSON path of the value being read ("$.ovni.loom_cpus[3].phyid").
  * Numbers keep their text and, for integers, the exact 64-bit value (never
- * through a double). Duplicate keys are detected per object. The first
- * error is reported (TC-JSON-*) and ends the document: JSON has no point to
- * resynchronise at. Memory: the nesting stack (bounded depth), the current
+ * through a double). Duplicate keys are detected per object and reported;
+ * reading goes on. Any other error is reported (TC-JSON-*) and ends the
+ * document: JSON has no point to resynchronise at. Memory: the nesting stack (bounded depth), the current
  * string, and the keys of the objects being read.
  */
 #ifndef TC_JSON_H

@@ -186,6 +186,30 @@ void tc_jl_null(tc_jsonl *w, const char *k)
     put(w, "null", 4);
 }
 
+void tc_jl_latin1(tc_jsonl *w, const char *k, const uint8_t *p, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    key(w, k);
+    put(w, "\"", 1);
+    for (size_t i = 0; i < n; i++) {
+        char *d = room(w, 6);
+        if (p[i] >= 0x20 && p[i] < 0x7f && p[i] != '"' && p[i] != '\\') {
+            d[0] = (char)p[i];
+            w->len += 1;
+        } else if (p[i] == '"' || p[i] == '\\') {
+            d[0] = '\\';
+            d[1] = (char)p[i];
+            w->len += 2;
+        } else {
+            memcpy(d, "\\u00", 4);
+            d[4] = hex[p[i] >> 4];
+            d[5] = hex[p[i] & 15];
+            w->len += 6;
+        }
+    }
+    put(w, "\"", 1);
+}
+
 void tc_jl_hex(tc_jsonl *w, const char *k, const uint8_t *p, size_t n)
 {
     static const char digits[] = "0123456789abcdef";

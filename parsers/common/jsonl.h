@@ -30,6 +30,10 @@ void tc_jl_bool(tc_jsonl *w, const char *key, int v);
 void tc_jl_str(tc_jsonl *w, const char *key, const char *s);
 void tc_jl_null(tc_jsonl *w, const char *key);
 void tc_jl_hex(tc_jsonl *w, const char *key, const uint8_t *p, size_t n);
+/* n bytes as a string of n characters, each byte the code point of the same
+ * value (U+0000 to U+00FF, escaped as \u00XX outside printable ASCII): any
+ * bytes, a NUL or a byte above 0x7F included, give valid JSON. */
+void tc_jl_latin1(tc_jsonl *w, const char *key, const uint8_t *p, size_t n);
 
 /* A JSON string literal, quotes included, escaped per RFC 8259. */
 void tc_json_write_string(FILE *f, const char *s);

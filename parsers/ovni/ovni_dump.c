@@ -29,7 +29,9 @@ void tc_ovni_dump_line(tc_jsonl *w, const tc_ovni_dump_record *rec)
         tc_jl_begin(w, "event");
         tc_jl_str(w, "stream", rec->stream);
         tc_jl_u64s(w, "clock", ev->clock);
-        tc_jl_str(w, "mcv", ev->mcv);
+        /* Byte by byte: a corrupt event's MCV (a NUL, bytes above 0x7F)
+         * stays three characters and valid JSON. */
+        tc_jl_latin1(w, "mcv", (const uint8_t *)ev->mcv, 3);
         tc_jl_uint(w, "flags", ev->flags);
         tc_jl_uint(w, "size_code", ev->size_code);
         if (ev->jumbo)
@@ -79,18 +81,20 @@ static void sift_down(source **h, size_t n, size_t i)
     }
 }
 
-void tc_ovni_dump_trace(FILE *out, tc_ovni_stream_file *streams, size_t n,
-                        const tc_input_opts *io)
+int tc_ovni_dump_trace(FILE *out, tc_ovni_stream_file *streams, size_t n,
+                       const tc_input_opts *io, char *err, size_t errlen)
 {
     tc_jsonl w = {.f = out};
     tc_ovni_dump_record rec = {TC_OVNI_REC_HEADER, NULL, NULL, 0, NULL};
     tc_ovni_dump_line(&w, &rec);
     source *src = calloc(n ? n : 1, sizeof *src);
     source **heap = calloc(n ? n : 1, sizeof *heap);
+    int rc = 0;
     if (!src || !heap) {
         free(src);
         free(heap);
-        return;
+        snprintf(err, errlen, "out of memory for the merged dump of %zu streams", n);
+        return -1;
     }
     /* Many streams are open at once: small windows keep memory modest. */
     tc_input_opts small = io ? *io : (tc_input_opts){0};
@@ -103,17 +107,27 @@ void tc_ovni_dump_trace(FILE *out, tc_ovni_stream_file *streams, size_t n,
                                     f->has_json ? &f->meta : NULL};
         if (f->has_obs)
             tc_ovni_dump_line(&w, &rec);
-        char err[200];
+        char why[200];
         source *s = &src[i];
         s->index = i;
         s->rel = f->rel;
-        if (!f->has_obs || !(s->in = tc_input_open(f->obs, &small, err, sizeof err)))
+        if (!f->has_obs)
             continue;
+        /* Every stream is open at once: a stream left out would make a
+         * silently wrong dump, so failing to open one fails the dump. */
+        if (!(s->in = tc_input_open(f->obs, &small, why, sizeof why))) {
+            snprintf(err, errlen, "%s: %s (the merged dump holds all %zu streams open; "
+                                  "raise the limit with ulimit -n)", f->obs, why, n);
+            rc = -1;
+            break;
+        }
         tc_diag_init(&s->quiet, f->obs, 1, 0, NULL, NULL);
         s->s = tc_ovni_stream_new(tc_input_reader(s->in), &s->quiet, 1);
         if (s->s && tc_ovni_stream_header(s->s) && tc_ovni_stream_next(s->s, &s->ev))
             heap[live++] = s;
     }
+    if (rc != 0)
+        live = 0;
     for (size_t i = live / 2; i-- > 0;)
         sift_down(heap, live, i);
     while (live) {
@@ -130,4 +144,5 @@ void tc_ovni_dump_trace(FILE *out, tc_ovni_stream_file *streams, size_t n,
     }
     free(src);
     free(heap);
+    return rc;
 }

@@ -32,8 +32,9 @@ typedef struct tc_ovni_dump_record {
 void tc_ovni_dump_line(tc_jsonl *w, const tc_ovni_dump_record *rec);
 
 /* The dump of a whole trace: header, streams, then every event merged by
- * clock (ties by stream path, then position). Reads the streams again. */
-void tc_ovni_dump_trace(FILE *out, tc_ovni_stream_file *streams, size_t n,
-                        const tc_input_opts *io);
+ * clock (ties by stream path, then position). Reads the streams again,
+ * all open at once. Returns 0, or -1 with the reason in err. */
+int tc_ovni_dump_trace(FILE *out, tc_ovni_stream_file *streams, size_t n,
+                       const tc_input_opts *io, char *err, size_t errlen);
 
 #endif

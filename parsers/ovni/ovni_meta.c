@@ -263,7 +263,7 @@ static int read_cpu(walker *w, const tc_json_token *open, tc_ovni_cpu *cpu)
             has_phyid = 1;
         }
     }
-    if (ok && (!has_index || !has_phyid)) {
+    if (ok && !w->failed && (!has_index || !has_phyid)) { /* not when an error cut it short */
         tc_json_report(w->j, open, TC_RULE_OVNI_META_LOOM_CPUS, "a CPU of ovni.loom_cpus lacks %s",
                        !has_index ? "its index" : "its phyid");
         ok = 0;
@@ -274,11 +274,18 @@ static int read_cpu(walker *w, const tc_json_token *open, tc_ovni_cpu *cpu)
 static void read_cpus(walker *w, const tc_json_token *open)
 {
     tc_ovni_meta *m = w->m;
+    /* Given, even when of the wrong type: the loom is not also said to have
+     * no CPU list (see check_loom). */
+    remember(w, open, &m->cpus_at);
     if (open->kind != TC_JSON_ARRAY_BEGIN) {
         wrong_type(w, open, "ovni.loom_cpus", "an array of {index, phyid}");
         return;
     }
-    remember(w, open, &m->cpus_at);
+    /* A second loom_cpus (a duplicate key, reported as such) replaces the
+     * first: the list below starts empty, with its own capacity. */
+    free(m->cpus);
+    m->cpus = NULL;
+    m->ncpus = 0;
     size_t cap = 0, seen = 0;
     int ok = 1;
     tc_json_token t;
@@ -344,7 +351,10 @@ static void read_ovni(walker *w, const tc_json_token *open)
             *(rank ? &m->has_rank : &m->has_nranks) = 1;
         } else if (!strcmp(key, "loom")) {
             read_string(w, &v, "ovni.loom", m->loom, sizeof m->loom, &m->has_loom, &m->loom_at);
-            if (m->has_loom && (!m->loom[0] || memchr(v.text, '/', v.len))) {
+            /* has_loom may be an earlier "loom"'s (a repeated key) when this one is
+             * no string: only a string is looked into. */
+            if (m->has_loom && v.kind == TC_JSON_STRING &&
+                (!m->loom[0] || memchr(v.text, '/', v.len))) {
                 tc_json_report(w->j, &v, TC_RULE_OVNI_META_LOOM,
                                "ovni.loom is \"%s\"; a loom name is not empty and has no '/'",
                                m->loom);
@@ -380,12 +390,13 @@ static void read_ovni(walker *w, const tc_json_token *open)
     m->thread = has_part && !strcmp(part, "thread");
     const char *missing[8];
     int n = 0;
-    if (!has_part)
+    if (!part_at.set) /* present with the wrong type: reported as such, not missing */
         missing[n++] = "ovni.part";
     if (!has_finished)
         missing[n++] = "ovni.finished";
     if (!has_require)
         missing[n++] = "ovni.require";
+    int common = n; /* the keys of every stream; those after are a thread's */
     if (m->thread && !m->tid_at.set)
         missing[n++] = "ovni.tid";
     if (m->thread && !m->pid_at.set)
@@ -394,7 +405,7 @@ static void read_ovni(walker *w, const tc_json_token *open)
         missing[n++] = "ovni.loom";
     for (int i = 0; i < n; i++)
         tc_json_report(w->j, open, TC_RULE_OVNI_META_MISSING, "%s is missing%s", missing[i],
-                       i >= 3 ? " (mandatory in a thread stream)" : "");
+                       i >= common ? " (mandatory in a thread stream)" : "");
     if (m->rank_at.set != m->nranks_at.set) {
         int rank = m->rank_at.set;
         tc_ovni_report_at(w->d, rank ? &m->rank_at : &m->nranks_at, TC_RULE_OVNI_META_RANK,

@@ -45,7 +45,8 @@ static void region(tc_ovni_model *m, const tc_ovni_event *ev, int *open, uint64_
                   ev->mcv, name, *at);
     else if (!begin && !*open)
         tc_report(m->d, rule, ev->offset, TC_OVNI_EVENT_HEADER_SIZE,
-                  "%s ends a %s region that did not begin", ev->mcv, name);
+                  "%s ends a %s region, but none began (no %.2s[ before it)", ev->mcv, name,
+                  ev->mcv);
     *open = begin;
     *at = ev->offset;
 }

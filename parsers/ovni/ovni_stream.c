@@ -112,8 +112,10 @@ static void end(tc_ovni_stream *s)
 
 static int truncated(tc_ovni_stream *s, uint64_t pos, uint64_t want, const char *what)
 {
-    uint64_t have = tc_avail(s->r);
-    tc_skip(s->r, have);
+    /* The event's bytes that are there: what was consumed of it (its header,
+     * when the payload is cut) and what is left. */
+    uint64_t have = tc_pos(s->r) - pos + tc_avail(s->r);
+    tc_skip(s->r, tc_avail(s->r));
     if (!s->r->failed)
         tc_report(s->d, TC_RULE_OVNI_EVENT_TRUNCATED, pos, have,
                   "the stream ends inside %s: %" PRIu64 " of its %" PRIu64 " bytes are there",

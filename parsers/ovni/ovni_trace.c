@@ -83,7 +83,8 @@ static char **subdirs(const char *dir, size_t *count)
         n++;
     }
     closedir(d);
-    qsort(names, n, sizeof *names, by_name);
+    if (n > 1) /* names is NULL when there are none: no qsort(NULL, 0) */
+        qsort(names, n, sizeof *names, by_name);
     *count = n;
     return names;
 }
@@ -152,6 +153,11 @@ static int has_json_below(const char *dir, int depth)
 }
 
 int tc_ovni_is_trace_dir(const char *dir) { return has_json_below(dir, 0); }
+
+static int by_rel(const void *a, const void *b)
+{
+    return strcmp(((const tc_ovni_stream_file *)a)->rel, ((const tc_ovni_stream_file *)b)->rel);
+}
 
 /* ---- one stream ---- */
 
@@ -325,13 +331,19 @@ static int by_phyid(const void *a, const void *b)
     const cpu_entry *x = a, *y = b;
     if (x->phyid != y->phyid)
         return x->phyid < y->phyid ? -1 : 1;
-    return x->index < y->index ? -1 : x->index > y->index;
+    if (x->index != y->index)
+        return x->index < y->index ? -1 : 1;
+    /* Full order (qsort is not stable): the file a message names is the
+     * same on every C library. */
+    return strcmp(x->from->rel, y->from->rel);
 }
 
 static int by_index(const void *a, const void *b)
 {
     const cpu_entry *x = a, *y = b;
-    return x->index < y->index ? -1 : x->index > y->index;
+    if (x->index != y->index)
+        return x->index < y->index ? -1 : 1;
+    return x->phyid < y->phyid ? -1 : x->phyid > y->phyid; /* unique after merging */
 }
 
 /* The CPU lists of one loom's threads t[0..n), merged by phyid. */
@@ -386,9 +398,9 @@ static void check_loom(tc_diag_sink *d, tc_ovni_stream_file **t, size_t n)
                               e[i].phyid);
         else
             tc_ovni_report_at(d, &e[i].from->meta.cpus_at, TC_RULE_OVNI_TRACE_CPU_INDEX,
-                              "loom \"%s\" has %zu CPUs, so indexes 0 to %zu, but index %zu is "
-                              "missing (the next is %" PRId64 ")", t[0]->meta.loom, u, u - 1, i,
-                              e[i].index);
+                              "loom \"%s\" has %zu CPU%s, so indexes 0 to %zu, but index %zu is "
+                              "missing (the next is %" PRId64 ")", t[0]->meta.loom, u,
+                              u == 1 ? "" : "s", u - 1, i, e[i].index);
         break; /* one report per loom: the rest follows from it */
     }
     free(e);
@@ -430,6 +442,11 @@ uint64_t tc_ovni_check_trace(const char *dir, tc_diag_sink *d, const tc_ovni_opt
     }
     closedir(probe);
     walk(&l, dir, "", 0);
+    /* Path order is the byte order of whole relative paths (canonical dump:
+     * stream lines, clock ties), which a walk sorted per directory is not:
+     * "a.b/s" comes before "a/s". */
+    if (l.n > 1)
+        qsort(l.items, l.n, sizeof *l.items, by_rel);
     const char *input = d->input;
     uint64_t bytes = 0;
     if (l.n == 0)
@@ -456,7 +473,7 @@ uint64_t tc_ovni_check_trace(const char *dir, tc_diag_sink *d, const tc_ovni_opt
     check_across(d, &l);
     d->input = input;
     if (o->dump && !err[0])
-        tc_ovni_dump_trace(o->dump, l.items, l.n, &o->input);
+        tc_ovni_dump_trace(o->dump, l.items, l.n, &o->input, err, errlen);
     for (size_t i = 0; i < l.n; i++) {
         tc_ovni_meta_free(&l.items[i].meta);
         free(l.items[i].rel);
@@ -467,13 +484,23 @@ uint64_t tc_ovni_check_trace(const char *dir, tc_diag_sink *d, const tc_ovni_opt
     return err[0] ? UINT64_MAX : bytes;
 }
 
+/* Whether the bytes start a JSON object (after a BOM and white space): with
+ * the format named, any such file is metadata, whatever key comes first. */
+static int json_object_start(const uint8_t *p, size_t n)
+{
+    size_t i = n >= 3 && p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf ? 3 : 0;
+    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r'))
+        i++;
+    return i < n && p[i] == '{';
+}
+
 void tc_ovni_parse_file(tc_reader *r, const tc_parse_ctx *ctx)
 {
     const uint8_t *p = tc_need(r, 4);
     if (!p || !tc_ovni_sniff_stream(p, 4)) {
         const uint8_t *q = tc_need(r, 64);
         size_t n = q ? 64 : tc_avail(r);
-        if (tc_ovni_sniff_metadata(r->cur, n)) {
+        if (tc_ovni_sniff_metadata(r->cur, n) || json_object_start(r->cur, n)) {
             tc_ovni_meta m;
             tc_ovni_meta_read(r, ctx->diags, &m);
             tc_ovni_meta_free(&m);

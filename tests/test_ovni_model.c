@@ -1,0 +1,493 @@
+/* The model layer of one stream (ruling 8, spec/ovni.md): payload sizes of
+ * every event of ovni's own model, unknown O events, which model letters a
+ * stream may use given its ovni.require, the thread state machine (every
+ * transition allowed and forbidden, before the start, after the end, no
+ * end), and flush / unsorted regions. Metadata and streams are built by
+ * hand and run through tc_ovni_meta_read, tc_ovni_stream and tc_ovni_model
+ * as the trace checks run them. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../parsers/ovni/ovni_meta.h"
+#include "../parsers/ovni/ovni_model.h"
+#include "ot.h"
+#include "suites.h"
+
+/* Runs the stream through the model layer with json as its metadata (NULL:
+ * none). The metadata itself must be clean. */
+static void run(const char *json, const ob *o, ot_result *r)
+{
+    ot_free(r);
+    tc_diag_sink s;
+    ot_sink(&s, "stream.obs", r);
+    tc_ovni_meta m;
+    memset(&m, 0, sizeof m);
+    if (json) {
+        ot_result mr = {0};
+        tc_diag_sink ms;
+        ot_sink(&ms, "stream.json", &mr);
+        tc_reader jr;
+        tc_reader_init_memory(&jr, json, strlen(json));
+        tc_ovni_meta_read(&jr, &ms, &m);
+        /* Or the one finding a case means to give it. */
+        CHECK(mr.n == 0 || (mr.n == 1 && (!strcmp(mr.d[0].rule->id, "OVNI-META-TYPE") ||
+                                          !strcmp(mr.d[0].rule->id, "OVNI-META-REQUIRE") ||
+                                          !strcmp(mr.d[0].rule->id, "TC-JSON-SYNTAX"))),
+              "metadata %s:%s", json, ot_describe(&mr));
+        ot_free(&mr);
+    }
+    tc_reader rd;
+    tc_reader_init_memory(&rd, o->b.p, o->b.len);
+    tc_ovni_stream *st = tc_ovni_stream_new(&rd, &s, 0);
+    tc_ovni_model model;
+    tc_ovni_model_init(&model, &s, json ? &m : NULL);
+    if (tc_ovni_stream_header(st)) {
+        tc_ovni_event ev;
+        while (tc_ovni_stream_next(st, &ev))
+            tc_ovni_model_event(&model, &ev);
+        tc_ovni_model_finish(&model);
+    }
+    tc_ovni_stream_free(st);
+    tc_ovni_meta_free(&m);
+}
+
+static char *meta_require(const char *part, const char *require)
+{
+    char *s = NULL;
+    if (asprintf(&s,
+                 "{\"version\": 3, \"ovni\": {\"part\": \"%s\", \"tid\": 2, \"pid\": 1, \"loom\": \"l\", "
+                 "\"require\": %s, \"finished\": 1}}",
+                 part, require) < 0)
+        abort();
+    return s;
+}
+
+/* ---- payloads ---- */
+
+static const struct {
+    const char *mcv;
+    size_t payload;
+} ovni_events[] = {
+    {"OHx", 16}, {"OHC", 12}, {"OHe", 0}, {"OHp", 0}, {"OHr", 0}, {"OHc", 0},
+    {"OHw", 0},  {"OAs", 4},  {"OAr", 8}, {"OCn", 4}, {"OB.", 0}, {"OF[", 0},
+    {"OF]", 0},  {"OU[", 0},  {"OU]", 0}, {"OM[", 12}, {"OM]", 12}, {"OM=", 12},
+};
+#define N_OVNI_EVENTS (sizeof ovni_events / sizeof ovni_events[0])
+
+static void test_payload_sizes(void)
+{
+    /* A part other than a thread: no thread life to get in the way. */
+    char *json = meta_require("process", "{\"ovni\": \"1.0.0\"}");
+    static const size_t sizes[] = {0, 2, 4, 8, 12, 16};
+    ot_result r = {0};
+    for (int be = 0; be <= 1; be++)
+        for (size_t i = 0; i < N_OVNI_EVENTS; i++)
+            for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+                ob o;
+                ob_init(&o, be);
+                ob_event(&o, ovni_events[i].mcv, 1, NULL, sizes[k]);
+                run(json, &o, &r);
+                int wrong = sizes[k] != ovni_events[i].payload;
+                CHECK(ot_count(&r, "OVNI-MODEL-PAYLOAD") == (size_t)wrong,
+                      "%s with %zu bytes:%s", ovni_events[i].mcv, sizes[k], ot_describe(&r));
+                if (wrong) {
+                    char needle[96];
+                    snprintf(needle, sizeof needle, "%s carries %zu bytes; it carries %zu",
+                             ovni_events[i].mcv, sizes[k], ovni_events[i].payload);
+                    OT_MSG(&r, "OVNI-MODEL-PAYLOAD", needle);
+                    OT_AT(&r, "OVNI-MODEL-PAYLOAD", 8);
+                }
+                ob_free(&o);
+            }
+    /* A jumbo ovni event is never right, even with the declared size. */
+    for (size_t i = 0; i < N_OVNI_EVENTS; i++) {
+        ob o;
+        ob_init(&o, 0);
+        static const uint8_t zeros[16];
+        ob_jumbo(&o, ovni_events[i].mcv, 1, zeros, (uint32_t)ovni_events[i].payload);
+        run(json, &o, &r);
+        CHECK(ot_count(&r, "OVNI-MODEL-PAYLOAD") == 1, "jumbo %s:%s", ovni_events[i].mcv,
+              ot_describe(&r));
+        OT_MSG(&r, "OVNI-MODEL-PAYLOAD", "carries a jumbo payload of");
+        ob_free(&o);
+    }
+    /* Payloads of other models are theirs to judge. */
+    ob o;
+    ob_init(&o, 0);
+    ob_event(&o, "VTx", 1, NULL, 16);
+    ob_jumbo(&o, "VYc", 2, "x", 1);
+    char *nosv = meta_require("process", "{\"ovni\": \"1.0.0\", \"nosv\": \"1.0.0\"}");
+    run(nosv, &o, &r);
+    CHECK(r.n == 0, "nosv payloads:%s", ot_describe(&r));
+    free(nosv);
+    ob_free(&o);
+    free(json);
+    ot_free(&r);
+}
+
+static void test_unknown_events(void)
+{
+    char *json = meta_require("process", "{\"ovni\": \"1.0.0\"}");
+    static const char *const unknown[] = {"OZz", "OHz", "OHX", "OAx", "OF-", "OU=", "OM.", "OCx",
+                                          "OB!", "Oxx"};
+    ot_result r = {0};
+    for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
+        ob o;
+        ob_init(&o, 0);
+        ob_event(&o, unknown[i], 1, NULL, 0);
+        run(json, &o, &r);
+        OT_RULES(&r, "OVNI-MODEL-UNKNOWN-EVENT");
+        char needle[64];
+        snprintf(needle, sizeof needle, "event %s is not one of ovni's own events", unknown[i]);
+        OT_MSG(&r, "OVNI-MODEL-UNKNOWN-EVENT", needle);
+        CU_ASSERT(r.n == 1 && r.d[0].severity == TC_WARNING);
+        ob_free(&o);
+    }
+    /* Every defined event is known. */
+    ob o;
+    ob_init(&o, 0);
+    for (size_t i = 0; i < N_OVNI_EVENTS; i++)
+        ob_event(&o, ovni_events[i].mcv, 1, NULL, ovni_events[i].payload);
+    run(json, &o, &r);
+    CHECK(ot_count(&r, "OVNI-MODEL-UNKNOWN-EVENT") == 0 && ot_count(&r, "OVNI-MODEL-PAYLOAD") == 0,
+          "defined events:%s", ot_describe(&r));
+    ob_free(&o);
+    free(json);
+    ot_free(&r);
+}
+
+/* ---- models ---- */
+
+static void test_required_models(void)
+{
+    static const struct {
+        const char *name;
+        char letter;
+    } models[] = {{"nanos6", '6'}, {"nosv", 'V'}, {"kernel", 'K'}, {"openmp", 'P'},
+                  {"tampi", 'T'},  {"mpi", 'M'},  {"nodes", 'D'}};
+    const size_t n = sizeof models / sizeof models[0];
+    ot_result r = {0};
+    /* Requiring one model allows its letter and no other known one. */
+    for (size_t req = 0; req < n; req++) {
+        char require[128];
+        snprintf(require, sizeof require, "{\"ovni\": \"1.0.0\", \"%s\": \"2.0.0\"}", models[req].name);
+        char *json = meta_require("process", require);
+        for (size_t ev = 0; ev < n; ev++) {
+            ob o;
+            ob_init(&o, 0);
+            char mcv[4] = {models[ev].letter, 'x', 'y', 0};
+            ob_event(&o, "OB.", 1, NULL, 0); /* ovni's own: always allowed */
+            ob_event(&o, mcv, 2, NULL, 0);
+            run(json, &o, &r);
+            if (ev == req) {
+                CHECK(r.n == 0, "%s required, %s:%s", models[req].name, mcv, ot_describe(&r));
+            } else {
+                OT_RULES(&r, "OVNI-MODEL-NOT-REQUIRED");
+                char needle[160];
+                snprintf(needle, sizeof needle,
+                         "event %s is of model '%c', which the stream does not require (it "
+                         "requires ovni, %s)",
+                         mcv, models[ev].letter, models[req].name);
+                OT_MSG(&r, "OVNI-MODEL-NOT-REQUIRED", needle);
+                OT_AT(&r, "OVNI-MODEL-NOT-REQUIRED", 20);
+            }
+            ob_free(&o);
+        }
+        free(json);
+    }
+    /* Letters of no known model: an error when only known models are
+     * required, not judged when the stream requires a model tracecheck does
+     * not know (its letter may be that one). Known letters are judged
+     * either way. */
+    static const struct {
+        const char *require, *mcv, *rules, *needle;
+    } cases[] = {
+        {"{\"ovni\": \"1.0.0\"}", "Zab", "OVNI-MODEL-NOT-REQUIRED", "(it requires ovni)"},
+        {"{\"ovni\": \"1.0.0\"}", "vab", "OVNI-MODEL-NOT-REQUIRED", "model 'v'"},
+        {"{}", "Vab", "OVNI-MODEL-NOT-REQUIRED", "(it requires nothing)"},
+        {"{}", "OB.", "", NULL},
+        {"{\"ovni\": \"1.0.0\", \"foo\": \"1.0.0\"}", "Zab", "", NULL},
+        {"{\"ovni\": \"1.0.0\", \"foo\": \"1.0.0\"}", "vab", "", NULL},
+        {"{\"ovni\": \"1.0.0\", \"foo\": \"1.0.0\"}", "Vab", "OVNI-MODEL-NOT-REQUIRED", "(it requires ovni, foo)"},
+        {"{\"foo\": \"1.0.0\", \"nosv\": \"1.0.0\"}", "Vab", "", NULL},
+        {"{\"nosv\": \"x\"}", "Vab", "", NULL}, /* a bad version still names the model */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *json = meta_require("thread", cases[i].require);
+        ob o;
+        ob_init(&o, 0);
+        uint8_t pl[16] = {0};
+        ob_event(&o, "OHx", 1, pl, 16);
+        ob_event(&o, cases[i].mcv, 2, NULL, 0);
+        ob_event(&o, "OHe", 3, NULL, 0);
+        run(json, &o, &r);
+        OT_RULES(&r, cases[i].rules);
+        if (cases[i].needle)
+            OT_MSG(&r, "OVNI-MODEL-NOT-REQUIRED", cases[i].needle);
+        ob_free(&o);
+        free(json);
+    }
+    /* When the metadata cannot say (no stream.json, ovni.require of the
+     * wrong type), no model is judged. */
+    ob o;
+    ob_init(&o, 0);
+    ob_event(&o, "Vab", 1, NULL, 0);
+    ob_event(&o, "Zab", 2, NULL, 0);
+    ob_event(&o, "6ab", 3, NULL, 0);
+    run(NULL, &o, &r);
+    CHECK(r.n == 0, "no metadata:%s", ot_describe(&r));
+    char *json = meta_require("process", "[\"nosv\"]");
+    run(json, &o, &r);
+    CHECK(r.n == 0, "require of the wrong type:%s", ot_describe(&r));
+    free(json);
+    ob_free(&o);
+    ot_free(&r);
+}
+
+/* ---- thread life ---- */
+
+enum { NEW, RUN, PAUSED, COOL, WARM, DEAD };
+static const char *const state_name[] = {"not started", "running", "paused", "cooling", "warming", "ended"};
+/* Events that lead from a new thread to each state. */
+static const char *const reach[] = {"", "x", "xp", "xc", "xpw", "xe"};
+
+static void thread_events(ob *o, const char *values, uint64_t *clock)
+{
+    for (const char *v = values; *v; v++) {
+        char mcv[4] = {'O', 'H', *v, 0};
+        uint8_t pl[16] = {0};
+        ob_event(o, mcv, (*clock)++, pl, *v == 'x' ? 16 : 0);
+    }
+}
+
+static void test_state_machine(void)
+{
+    /* spec/ovni.md, "Thread states": the state after each event, or the rule
+     * that forbids it (the state then stays). */
+    static const char events[] = "xeprcw";
+    static const struct {
+        int to;
+        const char *rule;
+    } table[6][6] = {
+        /* x                        e                            p                            r                            c                            w */
+        [NEW] = {{RUN, NULL}, {NEW, "OVNI-THREAD-BEFORE-START"}, {NEW, "OVNI-THREAD-BEFORE-START"}, {NEW, "OVNI-THREAD-BEFORE-START"}, {NEW, "OVNI-THREAD-BEFORE-START"}, {NEW, "OVNI-THREAD-BEFORE-START"}},
+        [RUN] = {{RUN, "OVNI-THREAD-RUNNING"}, {DEAD, NULL}, {PAUSED, NULL}, {RUN, "OVNI-THREAD-STATE"}, {COOL, NULL}, {RUN, "OVNI-THREAD-STATE"}},
+        [PAUSED] = {{RUN, NULL}, {PAUSED, "OVNI-THREAD-STATE"}, {PAUSED, "OVNI-THREAD-STATE"}, {RUN, NULL}, {PAUSED, "OVNI-THREAD-STATE"}, {WARM, NULL}},
+        [COOL] = {{RUN, NULL}, {DEAD, NULL}, {PAUSED, NULL}, {COOL, "OVNI-THREAD-STATE"}, {COOL, "OVNI-THREAD-STATE"}, {COOL, "OVNI-THREAD-STATE"}},
+        [WARM] = {{RUN, NULL}, {WARM, "OVNI-THREAD-STATE"}, {WARM, "OVNI-THREAD-STATE"}, {RUN, NULL}, {WARM, "OVNI-THREAD-STATE"}, {WARM, "OVNI-THREAD-STATE"}},
+        [DEAD] = {{DEAD, "OVNI-THREAD-AFTER-END"}, {DEAD, "OVNI-THREAD-AFTER-END"}, {DEAD, "OVNI-THREAD-AFTER-END"}, {DEAD, "OVNI-THREAD-AFTER-END"}, {DEAD, "OVNI-THREAD-AFTER-END"}, {DEAD, "OVNI-THREAD-AFTER-END"}},
+    };
+    char *json = meta_require("thread", "{\"ovni\": \"1.0.0\"}");
+    ot_result r = {0};
+    for (int with_meta = 0; with_meta <= 1; with_meta++)
+        for (int from = NEW; from <= DEAD; from++)
+            for (int e = 0; e < 6; e++) {
+                ob o;
+                ob_init(&o, 0);
+                uint64_t clock = 1;
+                thread_events(&o, reach[from], &clock);
+                size_t at = o.b.len;
+                char one[2] = {events[e], 0};
+                thread_events(&o, one, &clock);
+                run(with_meta ? json : NULL, &o, &r);
+                const char *rule = table[from][e].rule;
+                int to = table[from][e].to;
+                char what[64];
+                snprintf(what, sizeof what, "OH%c while %s (%s)", events[e], state_name[from],
+                         with_meta ? "thread metadata" : "no metadata");
+                /* The one finding about the event, if any, at the event. */
+                size_t n_rule = 0;
+                for (size_t k = 0; k < r.n; k++)
+                    if (strcmp(r.d[k].rule->id, "OVNI-THREAD-NO-END")) {
+                        n_rule++;
+                        CHECK(rule && !strcmp(r.d[k].rule->id, rule) && r.d[k].offset == at,
+                              "%s: %s at %llu (%s)", what, r.d[k].rule->id,
+                              (unsigned long long)r.d[k].offset, r.d[k].message);
+                    }
+                CHECK(n_rule == (rule ? 1u : 0u), "%s: expected %s:%s", what, rule ? rule : "nothing",
+                      ot_describe(&r));
+                if (rule && !strcmp(rule, "OVNI-THREAD-STATE")) {
+                    char needle[96];
+                    snprintf(needle, sizeof needle, "OH%c while the thread is %s", events[e],
+                             state_name[from]);
+                    OT_MSG(&r, rule, needle);
+                }
+                /* The state after it: named by the no-end warning. */
+                const ot_diag *end = ot_find(&r, "OVNI-THREAD-NO-END", NULL);
+                if (to == NEW || to == DEAD) {
+                    CHECK(!end, "%s: ends %s but warned: %s", what, state_name[to], end ? end->message : "");
+                } else {
+                    char needle[96];
+                    snprintf(needle, sizeof needle, "the thread is still %s at the stream's last event",
+                             state_name[to]);
+                    CHECK(end && strstr(end->message, needle) && end->offset == at &&
+                              end->severity == TC_WARNING,
+                          "%s: expected \"%s\", got %s", what, needle, end ? end->message : "no warning");
+                }
+                ob_free(&o);
+            }
+    free(json);
+    ot_free(&r);
+}
+
+static void test_thread_life(void)
+{
+    char *json = meta_require("thread", "{\"ovni\": \"1.0.0\", \"nosv\": \"1.0.0\"}");
+    ot_result r = {0};
+    static const struct {
+        const char *events; /* OH values, or other events spelled as MCV between '<' '>' */
+        const char *rules;
+        const char *needle;
+    } cases[] = {
+        /* A full life, with every state visited. */
+        {"xpwrcpre", "", NULL},
+        {"xcexe", "OVNI-THREAD-AFTER-END OVNI-THREAD-AFTER-END", "OHx after the thread ended (OHe)"},
+        /* After OHe only the flush markers of its last flush. */
+        {"xe<OF[><OF]>", "", NULL},
+        {"x<OF[>e<OF]>", "", NULL},
+        {"xe<OB.>", "OVNI-THREAD-AFTER-END", "OB. after the thread ended (OHe)"},
+        {"xe<OU[><OU]>", "OVNI-THREAD-AFTER-END OVNI-THREAD-AFTER-END", NULL},
+        {"xe<VTx>", "OVNI-THREAD-AFTER-END", "VTx after the thread ended"},
+        {"xe<OHC>", "OVNI-THREAD-AFTER-END", "OHC after the thread ended"},
+        {"xe<OAs>", "OVNI-THREAD-AFTER-END", NULL},
+        /* Before the first OHx: only the state events are wrong. */
+        {"<OB.><VTx><OHC>xe", "", NULL},
+        {"ex", "OVNI-THREAD-BEFORE-START OVNI-THREAD-NO-END", "OHe before the thread's first OHx"},
+        /* OHx while running names when it started. */
+        {"<OB.>xx", "OVNI-THREAD-RUNNING OVNI-THREAD-NO-END", "OHx while the thread is already running (since offset 20)"},
+        /* Never started: no warning; started and never ended: one. */
+        {"", "OVNI-STREAM-NO-EVENTS", NULL},
+        {"<OB.>", "", NULL},
+        {"x", "OVNI-THREAD-NO-END", "the thread is still running"},
+        {"x<OB.><VTx>", "OVNI-THREAD-NO-END", "the thread is still running"},
+        {"xp", "OVNI-THREAD-NO-END", "still paused"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ob o;
+        ob_init(&o, 0);
+        uint64_t clock = 1;
+        for (const char *p = cases[i].events; *p; p++) {
+            if (*p == '<') {
+                char mcv[4] = {p[1], p[2], p[3], 0};
+                size_t n = 0;
+                for (size_t k = 0; k < N_OVNI_EVENTS; k++)
+                    if (!strcmp(ovni_events[k].mcv, mcv))
+                        n = ovni_events[k].payload;
+                ob_event(&o, mcv, clock++, NULL, n);
+                p += 4;
+            } else {
+                char one[2] = {*p, 0};
+                thread_events(&o, one, &clock);
+            }
+        }
+        run(json, &o, &r);
+        OT_RULES(&r, cases[i].rules);
+        if (cases[i].needle)
+            OT_MSG(&r, r.n ? r.d[0].rule->id : "none", cases[i].needle);
+        ob_free(&o);
+    }
+    /* Streams of other parts have no thread life. */
+    char *proc = meta_require("process", "{\"ovni\": \"1.0.0\"}");
+    ob o;
+    ob_init(&o, 0);
+    uint64_t clock = 1;
+    thread_events(&o, "epxxe", &clock);
+    ob_event(&o, "OB.", clock++, NULL, 0);
+    run(proc, &o, &r);
+    CHECK(r.n == 0, "process stream:%s", ot_describe(&r));
+    /* Without metadata, or with metadata that cannot be read, a stream is
+     * taken for a thread's. */
+    run(NULL, &o, &r);
+    OT_RULES(&r, "OVNI-THREAD-BEFORE-START OVNI-THREAD-BEFORE-START OVNI-THREAD-RUNNING OVNI-THREAD-AFTER-END");
+    run("{\"version\": 3, \"ovni\": {\"part\": \"process\", ", &o, &r);
+    OT_RULES(&r, "OVNI-THREAD-BEFORE-START OVNI-THREAD-BEFORE-START OVNI-THREAD-RUNNING OVNI-THREAD-AFTER-END");
+    ob_free(&o);
+    free(proc);
+    free(json);
+    ot_free(&r);
+}
+
+/* ---- flush and unsorted regions ---- */
+
+static void test_regions(void)
+{
+    char *json = meta_require("process", "{\"ovni\": \"1.0.0\"}");
+    static const struct {
+        const char *events; /* F = OF[, f = OF], U = OU[, u = OU], . = OB. */
+        const char *rules;
+        const char *needle;
+        uint64_t at; /* event index of the first finding */
+    } cases[] = {
+        {"Ff", "", NULL, 0},
+        {"FfFfUuUu", "", NULL, 0},
+        {"FUfu", "", NULL, 0}, /* each kind pairs with its own */
+        {"UFuf", "", NULL, 0},
+        {"F.U.u.f", "", NULL, 0},
+        {"FFf", "OVNI-FLUSH-BALANCE", "OF[ begins inside the flush region begun at offset 8; they do not nest", 1},
+        {"f", "OVNI-FLUSH-BALANCE", "OF] ends a flush region, but none began", 0},
+        {"Fff", "OVNI-FLUSH-BALANCE", "OF] ends a flush region, but none began", 2},
+        {"F", "OVNI-FLUSH-BALANCE", "the stream ends inside the flush begun here (no OF])", 0},
+        {"Ff.F", "OVNI-FLUSH-BALANCE", "ends inside the flush", 3},
+        {"UUu", "OVNI-UNSORTED-BALANCE", "OU[ begins inside the unsorted region begun at offset 8", 1},
+        {"u", "OVNI-UNSORTED-BALANCE", "but none began (no OU[ before it)", 0},
+        {"U", "OVNI-UNSORTED-BALANCE", "the stream ends inside the unsorted region begun here (no OU])", 0},
+        {"UFFfu", "OVNI-FLUSH-BALANCE", "they do not nest", 2},
+        {"FU", "OVNI-FLUSH-BALANCE OVNI-UNSORTED-BALANCE", NULL, 0},
+        {"FFF", "OVNI-FLUSH-BALANCE OVNI-FLUSH-BALANCE OVNI-FLUSH-BALANCE", NULL, 1},
+    };
+    ot_result r = {0};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ob o;
+        ob_init(&o, 0);
+        uint64_t clock = 1;
+        for (const char *p = cases[i].events; *p; p++) {
+            const char *mcv = *p == 'F' ? "OF[" : *p == 'f' ? "OF]" : *p == 'U' ? "OU[" : *p == 'u' ? "OU]" : "OB.";
+            ob_event(&o, mcv, clock++, NULL, 0);
+        }
+        run(json, &o, &r);
+        OT_RULES(&r, cases[i].rules);
+        if (cases[i].needle)
+            OT_MSG(&r, r.n ? r.d[0].rule->id : "none", cases[i].needle);
+        if (r.n)
+            CHECK(r.d[0].offset == 8 + 12 * cases[i].at, "%s: first finding at %llu, expected event %llu",
+                  cases[i].events, (unsigned long long)r.d[0].offset, (unsigned long long)cases[i].at);
+        ob_free(&o);
+    }
+    free(json);
+    ot_free(&r);
+}
+
+/* --no-models: the model layer is skipped, the stream checks are not. */
+static void test_no_models(void)
+{
+    ob o;
+    ob_init(&o, 0);
+    ob_event(&o, "OHe", 1, NULL, 4);  /* wrong payload, before the start */
+    ob_event(&o, "OF]", 2, NULL, 0);  /* unmatched */
+    ob_event(&o, "OZz", 3, NULL, 0);  /* unknown */
+    ob_event(&o, "OHx", 1, NULL, 16); /* clock decreases */
+    ot_result r = {0};
+    ot_opts opt = {.format = TC_FORMAT_OVNI};
+    ot_check_memory(o.b.p, o.b.len, &opt, &r);
+    OT_RULESET(&r, "OVNI-MODEL-PAYLOAD OVNI-THREAD-BEFORE-START OVNI-FLUSH-BALANCE "
+                   "OVNI-MODEL-UNKNOWN-EVENT OVNI-CLOCK-DECREASE OVNI-THREAD-NO-END");
+    opt.no_models = 1;
+    ot_check_memory(o.b.p, o.b.len, &opt, &r);
+    OT_RULES(&r, "OVNI-CLOCK-DECREASE");
+    ob_free(&o);
+    ot_free(&r);
+}
+
+static const tu_test tests[] = {
+    {"payload sizes of every ovni event", test_payload_sizes},
+    {"unknown ovni events", test_unknown_events},
+    {"required models and letters", test_required_models},
+    {"thread state machine: every transition", test_state_machine},
+    {"thread life: before start, after end, no end", test_thread_life},
+    {"flush and unsorted regions", test_regions},
+    {"--no-models", test_no_models},
+    {NULL, NULL},
+};
+
+void register_ovni_model_suite(void) { tu_add_suite("ovni_model", tests); }
