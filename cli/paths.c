@@ -60,7 +60,8 @@ static int walk(cli_paths *p, const char *dir, int depth)
         if (e->d_name[0] != '.' && push(&names, e->d_name) != 0)
             break;
     closedir(d);
-    qsort(names.items, names.count, sizeof *names.items, by_name);
+    if (names.count > 1) /* items is NULL in an empty directory: no qsort(NULL, 0) */
+        qsort(names.items, names.count, sizeof *names.items, by_name);
     int rc = 0;
     for (size_t i = 0; i < names.count; i++) {
         size_t len = strlen(dir) + strlen(names.items[i]) + 2;
