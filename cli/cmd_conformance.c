@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../conformance/runner/conformance.h"
+#include "../conformance/runner/impl.h"
 #include "../reports/conformance_report.h"
 #include "cli.h"
 
@@ -27,15 +28,22 @@ static void help(void)
          "Implementation (default: --impl tracecheck):\n"
          "      --impl NAME       tracecheck: this project's parser, each case in a forked\n"
          "                        process, judged on verdict, rule ids and dump;\n"
-         "                        llvm-xray: 'llvm-xray fdr-dump --verify {file}'\n"
-         "      --cmd 'CMD {file}' any command: {file} becomes the case's path (without\n"
-         "                        {file} the input is on stdin). Exit 0 = accept, exactly\n"
-         "                        1 = reject; anything else, a signal or the timeout is a\n"
-         "                        crash or a timeout\n"
+         "                        llvm-xray: 'llvm-xray fdr-dump --verify {file}' (XRay\n"
+         "                        cases); ovniemu: 'ovniemu -l DIR', ovnidump: 'ovnidump\n"
+         "                        DIR' (ovni cases, on a scratch copy; any exit status\n"
+         "                        but 0 rejects). Found on PATH; when absent, every case\n"
+         "                        is skipped with the reason (docs/ovni-tools.md)\n"
+         "      --cmd 'CMD {file}' any command: {file} becomes the case's path, a file or a\n"
+         "                        directory (without {file} the input is on stdin).\n"
+         "                        Exit 0 = accept, exactly 1 = reject; anything else, a\n"
+         "                        signal or the timeout is a crash or a timeout\n"
          "      --name NAME       the command's name in reports (default: its program)\n"
          "      --dump            the command prints the canonical dump on stdout\n"
          "                        (spec/canonical-dump.md): compare it, y_ in full, n_ as a\n"
          "                        prefix\n"
+         "      --format FORMAT   the command reads only this format: skip other cases\n"
+         "      --copy            give the command a scratch copy of each case, removed\n"
+         "                        afterwards (for readers that write into their input)\n"
          "\n"
          "Selection and judging:\n"
          "      --cases DIR       the cases (default: $TRACECHECK_CASES, else the source\n"
@@ -170,8 +178,55 @@ typedef struct cli_state {
     tc_conf_suite suite;
     tc_conf_xfail xfail;
     int have_xfail;
-    char *cases, *impl_name, *command, *unavailable;
+    char *cases, *impl_name, *command, *unavailable, *only_reason;
 } cli_state;
+
+/* Third-party tools known by name: how each is run and judged. */
+typedef struct known_tool {
+    const char *name;
+    const char *program;
+    const char *args;        /* after the program; {file} is the case */
+    tc_format format;        /* the one format it reads */
+    const char *only_reason;
+    int copy_input, nonzero_rejects;
+    const char *const *abort_rejects;
+    const char *install;     /* said when it is not on PATH */
+} known_tool;
+
+/* libovni's die() prints why, then abort()s: after a failed load that is how
+ * ovniemu refuses a trace (src/emu/ovniemu.c). */
+static const char *const ovniemu_refusals[] = {"emu_init failed", "emu_connect failed", NULL};
+
+static const known_tool known_tools[] = {
+    {"llvm-xray", "llvm-xray", "fdr-dump --verify {file}", TC_FORMAT_XRAY,
+     "not an XRay case: llvm-xray reads XRay FDR only", 0, 0, NULL, "Debian: apt-get install llvm"},
+    /* Both write into the trace or open its streams read-write: a copy. */
+    {"ovniemu", "ovniemu", "-l {file}", TC_FORMAT_OVNI,
+     "not an ovni case: ovniemu reads ovni traces only", 1, 1, ovniemu_refusals,
+     "libovni is not packaged in Debian; see docs/ovni-tools.md"},
+    {"ovnidump", "ovnidump", "{file} >/dev/null", TC_FORMAT_OVNI,
+     "not an ovni case: ovnidump reads ovni traces only", 1, 1, NULL,
+     "libovni is not packaged in Debian; see docs/ovni-tools.md"},
+};
+
+static const known_tool *find_tool(const char *name)
+{
+    for (size_t i = 0; i < sizeof known_tools / sizeof known_tools[0]; i++)
+        if (!strcmp(known_tools[i].name, name))
+            return &known_tools[i];
+    return NULL;
+}
+
+/* The tool's command line: exec, so that its own exit status or signal is
+ * what the runner sees, not a shell's report of it. */
+static char *tool_command(const char *path, const char *args)
+{
+    int unused;
+    char *quoted = tc_impl_command_line("{file}", path, &unused);
+    char *cmd = tc_conf_printf("exec %s %s", quoted, args);
+    free(quoted);
+    return cmd;
+}
 
 static void cleanup(cli_state *st)
 {
@@ -182,6 +237,7 @@ static void cleanup(cli_state *st)
     free(st->impl_name);
     free(st->command);
     free(st->unavailable);
+    free(st->only_reason);
 }
 
 static int write_reports(const tc_conf_run *run, const char *dir, const int *want,
@@ -210,12 +266,15 @@ static int write_reports(const tc_conf_run *run, const char *dir, const int *wan
 int cmd_conformance(int argc, char **argv)
 {
     enum { O_IMPL = 256, O_CMD, O_NAME, O_DUMP, O_CASES, O_RUN, O_SKIP, O_TIMEOUT, O_XFAIL,
-           O_NO_XFAIL, O_REPORT, O_REPORT_DIR, O_LIST, O_COVERAGE, O_WRITE_DUMPS };
+           O_NO_XFAIL, O_REPORT, O_REPORT_DIR, O_LIST, O_COVERAGE, O_WRITE_DUMPS, O_FORMAT,
+           O_COPY };
     static const struct option longopts[] = {
         {"impl", required_argument, NULL, O_IMPL},
         {"cmd", required_argument, NULL, O_CMD},
         {"name", required_argument, NULL, O_NAME},
         {"dump", no_argument, NULL, O_DUMP},
+        {"format", required_argument, NULL, O_FORMAT},
+        {"copy", no_argument, NULL, O_COPY},
         {"cases", required_argument, NULL, O_CASES},
         {"run", required_argument, NULL, O_RUN},
         {"skip", required_argument, NULL, O_SKIP},
@@ -234,6 +293,8 @@ int cmd_conformance(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     const char *impl = NULL, *cmd = NULL, *name = NULL, *cases = NULL, *xfail = NULL;
+    const char *format = NULL;
+    int copy = 0;
     const char *report_dir = NULL;
     const char *run_globs[MAX_GLOBS], *skip_globs[MAX_GLOBS];
     size_t nrun = 0, nskip = 0;
@@ -250,6 +311,8 @@ int cmd_conformance(int argc, char **argv)
         case O_CMD: cmd = optarg; break;
         case O_NAME: name = optarg; break;
         case O_DUMP: dump = 1; break;
+        case O_FORMAT: format = optarg; break;
+        case O_COPY: copy = 1; break;
         case O_CASES: cases = optarg; break;
         case O_RUN:
         case O_SKIP:
@@ -304,6 +367,13 @@ int cmd_conformance(int argc, char **argv)
         return cli_usage_error("conformance", "--impl and --cmd exclude each other");
     if (dump && !cmd)
         return cli_usage_error("conformance", "--dump describes a --cmd implementation");
+    if ((format || copy) && !cmd)
+        return cli_usage_error("conformance", "--format and --copy describe a --cmd "
+                                              "implementation");
+    tc_format only = TC_FORMAT_AUTO;
+    if (format && ((only = tc_format_from_name(format)) == TC_FORMAT__COUNT ||
+                   only == TC_FORMAT_AUTO))
+        return cli_usage_error("conformance", "unknown format '%s'", format);
     if (!report_dir && nwant > 1)
         return cli_usage_error("conformance", "several --report kinds need --report-dir");
     if (jobs < 1)
@@ -311,31 +381,39 @@ int cmd_conformance(int argc, char **argv)
 
     cli_state st = {0};
     tc_conf_impl im = {0};
+    const known_tool *tool = impl ? find_tool(impl) : NULL;
     if (cmd) {
         im.kind = TC_IMPL_COMMAND;
         im.command = cmd;
         im.dump = dump;
+        im.only_format = only;
+        if (only != TC_FORMAT_AUTO)
+            im.only_reason = st.only_reason =
+                tc_conf_printf("not a case of %s, the one format --format names",
+                               tc_format_name(only));
+        im.copy_input = copy;
         st.impl_name = name ? tc_conf_strdup(name) : name_from_command(cmd);
     } else if (!impl || !strcmp(impl, "tracecheck")) {
         im.kind = TC_IMPL_TRACECHECK;
         st.impl_name = tc_conf_strdup("tracecheck");
-    } else if (!strcmp(impl, "llvm-xray")) {
+    } else if (tool) {
         im.kind = TC_IMPL_COMMAND;
-        char *path = which("llvm-xray");
-        if (path) {
-            st.command = tc_conf_printf("%s fdr-dump --verify {file}", path);
-            free(path);
-        } else {
-            st.command = tc_conf_strdup("llvm-xray fdr-dump --verify {file}");
-            st.unavailable = tc_conf_strdup("llvm-xray is not on PATH (Debian: apt-get install "
-                                            "llvm)");
-        }
+        char *path = which(tool->program);
+        st.command = tool_command(path ? path : tool->program, tool->args);
+        if (!path)
+            st.unavailable = tc_conf_printf("%s not on PATH (%s)", tool->program, tool->install);
+        free(path);
         im.command = st.command;
         im.unavailable = st.unavailable;
-        st.impl_name = tc_conf_strdup(name ? name : "llvm-xray");
+        im.only_format = tool->format;
+        im.only_reason = tool->only_reason;
+        im.copy_input = tool->copy_input;
+        im.nonzero_rejects = tool->nonzero_rejects;
+        im.abort_rejects = tool->abort_rejects;
+        st.impl_name = tc_conf_strdup(name ? name : tool->name);
     } else {
         return cli_usage_error("conformance", "unknown implementation '%s' (tracecheck, "
-                                              "llvm-xray; or --cmd)", impl);
+                                              "llvm-xray, ovniemu, ovnidump; or --cmd)", impl);
     }
     im.name = st.impl_name;
     if (write_dumps && im.kind != TC_IMPL_TRACECHECK) {
@@ -389,6 +467,15 @@ int cmd_conformance(int argc, char **argv)
             }
             st.have_xfail = 1;
             free(path);
+            /* tracecheck crashing is a bug to fix, never a line in a list. */
+            for (size_t i = 0; im.kind == TC_IMPL_TRACECHECK && i < st.xfail.n; i++)
+                if (st.xfail.e[i].kind != TC_XFAIL_FAIL) {
+                    fprintf(stderr, "tracecheck conformance: %s:%u: tracecheck's list cannot "
+                                    "expect a crash or a timeout\n", st.xfail.path,
+                            st.xfail.e[i].line);
+                    cleanup(&st);
+                    return EXIT_TROUBLE;
+                }
         }
     }
 

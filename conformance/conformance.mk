@@ -1,13 +1,17 @@
 # The conformance suite (docs/conformance.md).
 #
-#   make conformance     the suite against tracecheck, then against llvm-xray
-#                        with its expected-failure list; reports in
-#                        $(BUILD)/reports/conformance-*.{txt,json,tap,xml}
+#   make conformance     the suite against tracecheck, then against llvm-xray,
+#                        ovniemu and ovnidump (each with its expected-failure
+#                        list; a tool not on PATH has every case skipped);
+#                        reports in $(BUILD)/reports/conformance-*.{txt,json,tap,xml}
 #
 # make check runs:
 #   check-conformance-san       the suite against the ASan/UBSan build, as TAP
 #   check-conformance-coverage  every rule has a case; no case names an unknown rule
 #   check-conformance-llvm-xray llvm-xray departs exactly where xfail/llvm-xray.txt says
+#   check-conformance-ovni-tools the ovniemu/ovnidump adapters' mechanics with test
+#                               doubles; the tools themselves against their lists
+#                               when they are on PATH (the lists are checked either way)
 #   check-conformance-cases     conformance/make-cases reproduces the committed cases
 #   check-conformance-doc       docs/llvm-xray.md is generated from xfail/llvm-xray.txt
 
@@ -20,8 +24,9 @@ CONF_FLAGS ?=
 $(BUILD)/obj/cli/cmd_conformance.o $(BUILD)/san/cli/cmd_conformance.o: \
     CPPFLAGS += -DTC_SOURCE_DIR='"$(CURDIR)"'
 
-.PHONY: conformance conformance-tracecheck conformance-llvm-xray
-conformance: conformance-tracecheck conformance-llvm-xray
+.PHONY: conformance conformance-tracecheck conformance-llvm-xray conformance-ovniemu \
+        conformance-ovnidump
+conformance: conformance-tracecheck conformance-llvm-xray conformance-ovniemu conformance-ovnidump
 
 conformance-tracecheck: $(TRACECHECK)
 	$(TRACECHECK) conformance --cases conformance/cases -j $(CONF_JOBS) \
@@ -31,8 +36,13 @@ conformance-llvm-xray: $(TRACECHECK)
 	$(TRACECHECK) conformance --impl llvm-xray --cases conformance/cases -j $(CONF_JOBS) \
 	    --xfail conformance/xfail/llvm-xray.txt --report-dir $(CONF_REPORTS) $(CONF_FLAGS)
 
+# libovni's tools (docs/ovni-tools.md): PATH=/opt/ovni/bin:$$PATH make conformance
+conformance-ovniemu conformance-ovnidump: conformance-%: $(TRACECHECK)
+	$(TRACECHECK) conformance --impl $* --cases conformance/cases -j $(CONF_JOBS) \
+	    --xfail conformance/xfail/$*.txt --report-dir $(CONF_REPORTS) $(CONF_FLAGS)
+
 .PHONY: check-conformance-san check-conformance-coverage check-conformance-llvm-xray \
-        check-conformance-cases check-conformance-doc
+        check-conformance-cases check-conformance-doc check-conformance-ovni-tools
 
 # TAP on a file for CI; the exit status says whether anything did not pass.
 check-conformance-san: $(TRACECHECK_SAN)
@@ -51,6 +61,17 @@ check-conformance-llvm-xray: $(TRACECHECK)
 	    { echo "llvm-xray departs from conformance/xfail/llvm-xray.txt: see" \
 	           "$(CONF_REPORTS)/conformance-llvm-xray.txt" >&2; exit 1; }
 
+# Test doubles stand in for the tools (libovni is not in Debian), run by the
+# ASan/UBSan build (the runner's copying and judging are checked too); then the
+# real tools, when on PATH, must depart exactly where their lists say.
+check-conformance-ovni-tools: $(TRACECHECK) $(TRACECHECK_SAN)
+	@conformance/tools/test-ovni-adapter $(TRACECHECK_SAN) conformance/cases
+	@for t in ovniemu ovnidump; do \
+	    $(TRACECHECK) conformance --impl $$t --cases conformance/cases -j $(CONF_JOBS) -q \
+	        --xfail conformance/xfail/$$t.txt --report-dir $(CONF_REPORTS) || \
+	    { echo "$$t departs from conformance/xfail/$$t.txt: see" \
+	           "$(CONF_REPORTS)/conformance-$$t.txt (docs/ovni-tools.md)" >&2; exit 1; }; done
+
 check-conformance-cases: $(TRACECHECK)
 	@conformance/make-cases --check --tracecheck $(TRACECHECK)
 
@@ -58,4 +79,4 @@ check-conformance-doc:
 	@conformance/tools/llvm-xray-doc --check
 
 CHECK_TARGETS += check-conformance-coverage check-conformance-cases check-conformance-doc \
-                 check-conformance-san check-conformance-llvm-xray
+                 check-conformance-san check-conformance-llvm-xray check-conformance-ovni-tools

@@ -1,8 +1,10 @@
 /*
  * Loading the suite: cases/VERSION, then every cases/<group>/<name>.expect.json
- * with its input file and optional expected dump. The expectation is checked
- * against the catalogue as it is read, so a case that names an unknown rule
- * or contradicts its own class (a y_ case with errors) never runs.
+ * with its input and optional expected dump. The input is the file
+ * <name>.<ext>, or the directory <name>/ (an ovni trace: a case that is a
+ * whole tree). The expectation is checked against the catalogue as it is
+ * read, so a case that names an unknown rule or contradicts its own class (a
+ * y_ case with errors) never runs.
  */
 #define _DEFAULT_SOURCE
 #include <cjson/cJSON.h>
@@ -194,7 +196,16 @@ static int read_expectation(tc_conf_case *c, const char *text)
     const cJSON *fe = cJSON_GetObjectItemCaseSensitive(o, "first_error");
     if (fe) {
         const char *rule = get_string(fe, "rule");
+        const char *file = get_string(fe, "file");
         const cJSON *off = cJSON_GetObjectItemCaseSensitive(fe, "offset");
+        /* In a trace directory an offset means nothing without its file. */
+        if (c->input_is_dir && (!file || !*file || file[0] == '/' || strstr(file, "..")))
+            bad += problem(path, "\"first_error\".\"file\" must name the file of the error, "
+                                 "relative to the case's directory");
+        else if (!c->input_is_dir && file)
+            bad += problem(path, "\"first_error\".\"file\" is for cases that are directories");
+        if (file)
+            c->first_error_file = tc_conf_strdup(file);
         c->has_first_error = 1;
         c->first_error_rule = rule ? tc_rule_find(rule) : NULL;
         if (!c->first_error_rule || !tc_conf_rules_has(&c->errors, c->first_error_rule))
@@ -231,6 +242,7 @@ static void case_free(tc_conf_case *c)
     free(c->expect_path);
     free(c->dump_path);
     free(c->ruling);
+    free(c->first_error_file);
     free(c->description);
     free(c->source);
     tc_conf_rules_free(&c->errors);
@@ -265,14 +277,20 @@ static int load_group(tc_conf_suite *s, const char *dir, const char *group, size
         if (!valid_name(name))
             cbad += problem(c.expect_path, "case names are y_, n_ or i_ followed by lowercase "
                                            "letters, digits and underscores");
-        /* The input is the one other file named NAME.<something>. */
+        /* The input is the one other file named NAME.<something>, or the
+         * directory NAME. */
         for (size_t j = 0; j < files.n; j++) {
             const char *f = files.v[j];
-            if (j == i || strncmp(f, name, nlen) != 0 || f[nlen] != '.' ||
+            if (j == i || strncmp(f, name, nlen) != 0 || (f[nlen] != '.' && f[nlen] != '\0') ||
                 ends_with(f, EXPECT_SUFFIX))
                 continue;
-            claimed[j] = 1;
             char *full = tc_conf_printf("%s/%s", dir, f);
+            int as_dir = is_dir(full);
+            if (as_dir != (f[nlen] == '\0')) {
+                free(full); /* NAME.x/ or a file NAME: belongs to no case */
+                continue;
+            }
+            claimed[j] = 1;
             if (!strcmp(f + nlen, DUMP_SUFFIX)) {
                 c.dump_path = full;
             } else if (c.input) {
@@ -280,10 +298,12 @@ static int load_group(tc_conf_suite *s, const char *dir, const char *group, size
                 free(full);
             } else {
                 c.input = full;
+                c.input_is_dir = as_dir;
             }
         }
         if (!c.input)
-            cbad += problem(c.expect_path, "no input file %s.<ext> next to it", name);
+            cbad += problem(c.expect_path, "no input next to it: a file %s.<ext> or a directory "
+                                           "%s/", name, name);
         size_t len;
         char *text = tc_conf_read_file(c.expect_path, &len);
         if (!text)
@@ -291,6 +311,9 @@ static int load_group(tc_conf_suite *s, const char *dir, const char *group, size
         else
             cbad += read_expectation(&c, text);
         free(text);
+        if (c.input_is_dir && c.format != TC_FORMAT_AUTO && c.format != TC_FORMAT_OVNI)
+            cbad += problem(c.expect_path, "the input is a directory, which only an ovni trace "
+                                           "is (\"format\": \"ovni\" or \"auto\")");
         for (size_t k = 0; k < s->count; k++)
             if (!strcmp(s->cases[k].name, name))
                 cbad += problem(c.expect_path, "the name is also used by %s", s->cases[k].id);

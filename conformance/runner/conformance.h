@@ -52,7 +52,8 @@ typedef struct tc_conf_case {
     char *id;          /* "xray/n_xray_v5_extents_past_eof": group/name */
     char *name;        /* "n_xray_v5_extents_past_eof" */
     char *group;       /* the directory under cases/: "xray", "common" */
-    char *input;       /* path of the input file */
+    char *input;       /* path of the input: a file, or a directory (an ovni trace) */
+    int input_is_dir;  /* the input is a directory: cases/<group>/<name>/ */
     char *expect_path; /* path of NAME.expect.json */
     char *dump_path;   /* path of NAME.dump.jsonl; NULL when the case has none */
     tc_conf_class cls;
@@ -64,6 +65,7 @@ typedef struct tc_conf_case {
     int has_first_error;
     const tc_rule_info *first_error_rule;
     uint64_t first_error_offset;
+    char *first_error_file; /* directory cases: the file, relative to the case's directory */
     char *description;
     char *source;      /* "generated: tracecheck gen ...", "hand-made: ...", "clang: ..." */
 } tc_conf_case;
@@ -96,9 +98,17 @@ void tc_conf_rules_free(tc_conf_rules *s);
 
 /* ---- expected-failure lists (conformance/xfail/<impl>.txt) ---- */
 
+/* What a listed case is expected to do instead of passing. */
+typedef enum tc_conf_xfail_kind {
+    TC_XFAIL_FAIL,    /* a wrong verdict or output */
+    TC_XFAIL_CRASH,   /* "@crash": no verdict, a signal or a stray exit status */
+    TC_XFAIL_TIMEOUT, /* "@timeout": no verdict within the timeout */
+} tc_conf_xfail_kind;
+
 typedef struct tc_conf_xfail_entry {
     char *name;
     char *reason;
+    tc_conf_xfail_kind kind;
     unsigned line;
     int used; /* matched a case of the suite */
 } tc_conf_xfail_entry;
@@ -109,8 +119,8 @@ typedef struct tc_conf_xfail {
     size_t n;
 } tc_conf_xfail;
 
-/* Reads "NAME REASON..." lines ('#' starts a comment line). Returns 0, or -1
- * with the reason (path:line: message) in err. */
+/* Reads "NAME [@crash|@timeout] REASON..." lines ('#' starts a comment
+ * line). Returns 0, or -1 with the reason (path:line: message) in err. */
 int tc_conf_xfail_load(tc_conf_xfail *x, const char *path, char *err, size_t errlen);
 tc_conf_xfail_entry *tc_conf_xfail_find(const tc_conf_xfail *x, const char *name);
 void tc_conf_xfail_free(tc_conf_xfail *x);
@@ -128,6 +138,20 @@ typedef struct tc_conf_impl {
     const char *command;     /* TC_IMPL_COMMAND: "CMD {file}"; without {file}, stdin */
     int dump;                /* the command prints a canonical dump on stdout */
     const char *unavailable; /* set: every case is skipped with this reason */
+    /* The one format the implementation reads (cases of others are skipped
+     * with only_reason); TC_FORMAT_AUTO: any. */
+    tc_format only_format;
+    const char *only_reason;
+    /* Run on a scratch copy of the case, removed afterwards: for tools that
+     * write into their input (ovniemu writes its outputs into the trace). */
+    int copy_input;
+    /* Any exit status but 0 is a rejection (not only 1), except 126 and 127
+     * (the shell could not run the program). */
+    int nonzero_rejects;
+    /* NULL-terminated: when the program dies of SIGABRT and its standard
+     * error holds one of these, that is a rejection (libovni's die() ends in
+     * abort() after saying why a trace could not be loaded). */
+    const char *const *abort_rejects;
 } tc_conf_impl;
 
 /* ---- one case's outcome and result ---- */
@@ -151,7 +175,8 @@ typedef struct tc_conf_outcome {
     int has_first_error;
     const tc_rule_info *first_error_rule;
     uint64_t first_error_offset;
-    long long prefix_len; /* bytes of dump written before the first error; -1: no error */
+    char *first_error_file; /* directory cases: relative to the case's directory */
+    long long prefix_len; /* bytes of dump before the first error; -1: no error */
 } tc_conf_outcome;
 
 void tc_conf_outcome_free(tc_conf_outcome *o);

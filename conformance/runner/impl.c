@@ -5,8 +5,12 @@
  *   canonical dump on stdout and its findings as "@tc" protocol lines on
  *   stderr, and exits with the validation status. The parent reads the
  *   findings back; anything else on stderr (a sanitizer report) is kept.
+ *   Protocol lines: "diag SEVERITY RULE OFFSET at|about FILE" per finding
+ *   (FILE relative to a directory case, "-" for a file case), "prefix BYTES"
+ *   (the dump before the first error, -1 without errors), "status N".
  * - a command: the child execs /bin/sh -c with {file} replaced by the input's
- *   path (shell-quoted), or with the input on stdin when there is no {file}.
+ *   path (shell-quoted), or with the input on stdin when there is no {file};
+ *   with impl->copy_input, the path of a scratch copy (scratch.h).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
@@ -17,6 +21,8 @@
 
 #include "../../parsers/common/check.h"
 #include "impl.h"
+#include "scratch.h"
+#include "trace_prefix.h"
 
 #define PROTO "@tc "
 
@@ -26,20 +32,43 @@ typedef struct inproc {
     char *buf;
     size_t size;
     long long prefix; /* dump bytes before the first error; -1 until one */
+    tc_conf_finding *errors; /* directory cases: every error finding */
+    size_t nerrors;
 } inproc;
+
+/* The file a finding is about, relative to a directory case ("." for the
+ * directory itself). */
+static const char *relative(const tc_conf_case *c, const char *input)
+{
+    size_t n = strlen(c->input);
+    if (!input)
+        return ".";
+    if (!strncmp(input, c->input, n) && input[n] == '/')
+        return input[n + 1] ? input + n + 1 : ".";
+    return !strcmp(input, c->input) ? "." : input;
+}
 
 static void on_diag(void *user, const tc_diag *d)
 {
     inproc *s = user;
-    if (d->severity == TC_ERROR && s->prefix < 0) {
+    const char *file = s->c->input_is_dir ? relative(s->c, d->input) : "-";
+    if (d->severity == TC_ERROR && s->c->input_is_dir) {
+        /* A trace's dump is written after all its checks: its prefix is
+         * worked out from the findings' places at the end (trace_prefix.h). */
+        tc_conf_finding *e = realloc(s->errors, (s->nerrors + 1) * sizeof *e);
+        if (!e)
+            abort();
+        s->errors = e;
+        e[s->nerrors++] = (tc_conf_finding){tc_conf_strdup(file), d->offset, !d->unlocated};
+    } else if (d->severity == TC_ERROR && s->prefix < 0) {
         /* The parser emits a record's event after checking it, so what is in
          * the dump now is what was decoded before this error. */
         fflush(s->mem);
         s->prefix = (long long)s->size;
     }
-    fprintf(stderr, PROTO "diag %s %s %" PRIu64 "\n",
+    fprintf(stderr, PROTO "diag %s %s %" PRIu64 " %s %s\n",
             d->severity == TC_ERROR ? "error" : d->severity == TC_WARNING ? "warning" : "note",
-            d->rule->id, d->offset);
+            d->rule->id, d->offset, d->unlocated ? "about" : "at", file);
 }
 
 static int tracecheck_body(void *arg)
@@ -60,6 +89,11 @@ static int tracecheck_body(void *arg)
     tc_summary sum;
     int rc = tc_check_path(s.c->input, &copts, &sum, err, sizeof err);
     fclose(s.mem);
+    if (s.c->input_is_dir)
+        s.prefix = tc_conf_trace_prefix(s.buf, s.size, s.errors, s.nerrors);
+    for (size_t i = 0; i < s.nerrors; i++)
+        free((char *)s.errors[i].file);
+    free(s.errors);
     fwrite(s.buf, 1, s.size, stdout);
     free(s.buf);
     if (rc == 2)
@@ -118,11 +152,21 @@ int tc_impl_start(tc_impl_job *job, const tc_conf_impl *impl, const tc_conf_case
     if (impl->kind == TC_IMPL_TRACECHECK)
         return tc_proc_start(&job->proc, tracecheck_body, (void *)c, NULL, timeout, err, errlen);
     int uses_file;
-    job->cmdline = tc_impl_command_line(impl->command, c->input, &uses_file);
-    if (tc_proc_start(&job->proc, command_body, job->cmdline, uses_file ? NULL : c->input,
-                      timeout, err, errlen) != 0) {
+    char *copy = NULL;
+    if (impl->copy_input && tc_scratch_copy(c->input, &job->scratch, &copy, err, errlen) != 0)
+        return -1;
+    const char *input = copy ? copy : c->input;
+    job->cmdline = tc_impl_command_line(impl->command, input, &uses_file);
+    int rc = tc_proc_start(&job->proc, command_body, job->cmdline, uses_file ? NULL : input,
+                           timeout, err, errlen);
+    free(copy);
+    if (rc != 0) {
         free(job->cmdline);
         job->cmdline = NULL;
+        if (job->scratch)
+            tc_scratch_remove(job->scratch);
+        free(job->scratch);
+        job->scratch = NULL;
         return -1;
     }
     return 0;
@@ -146,20 +190,24 @@ static void read_protocol(tc_conf_outcome *o)
             n += len;
             continue;
         }
-        char sev[16], id[128];
+        char sev[16], id[128], where[8];
         unsigned long long off;
         long long prefix;
-        int status;
+        int status, at = 0;
         const char *body = line + strlen(PROTO);
-        if (sscanf(body, "diag %15s %127s %llu", sev, id, &off) == 3) {
+        if (sscanf(body, "diag %15s %127s %llu %7s %n", sev, id, &off, where, &at) == 4 && at) {
             const tc_rule_info *r = tc_rule_find(id);
             if (!r)
                 continue;
             if (!strcmp(sev, "error")) {
                 if (!o->has_first_error) {
+                    const char *file = body + at;
+                    size_t flen = strcspn(file, "\n");
                     o->has_first_error = 1;
                     o->first_error_rule = r;
                     o->first_error_offset = off;
+                    if (flen != 1 || file[0] != '-')
+                        o->first_error_file = tc_conf_printf("%.*s", (int)flen, file);
                 }
                 tc_conf_rules_add(&o->errors, r);
             } else if (!strcmp(sev, "warning")) {
@@ -188,4 +236,8 @@ void tc_impl_finish(tc_impl_job *job, const tc_conf_impl *impl, tc_conf_outcome 
         read_protocol(o);
     free(job->cmdline);
     job->cmdline = NULL;
+    if (job->scratch)
+        tc_scratch_remove(job->scratch);
+    free(job->scratch);
+    job->scratch = NULL;
 }

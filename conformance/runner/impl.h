@@ -9,13 +9,15 @@ typedef struct tc_impl_job {
     const tc_conf_case *c;
     tc_proc proc;
     char *cmdline; /* commands: the line given to /bin/sh -c */
+    char *scratch; /* impl->copy_input: the temporary directory of the copy */
 } tc_impl_job;
 
 /* Starts the case. Returns 0, or -1 with the reason in err. */
 int tc_impl_start(tc_impl_job *job, const tc_conf_impl *impl, const tc_conf_case *c,
                   double timeout, char *err, size_t errlen);
 
-/* Once tc_proc_done(&job->proc): what the implementation produced. */
+/* Once tc_proc_done(&job->proc): what the implementation produced. Removes
+ * the scratch copy. */
 void tc_impl_finish(tc_impl_job *job, const tc_conf_impl *impl, tc_conf_outcome *o);
 
 /* "CMD {file}" with each {file} replaced by the shell-quoted path; *uses_file

@@ -7,9 +7,13 @@
  * never failed) and, when they print one, on the canonical dump: y_ cases in
  * full, n_ cases as a prefix (the expected lines must start the output).
  * tracecheck is judged on everything: verdict, the exact sets of error,
- * warning and note rule ids, the first error's rule and offset when the case
- * gives them, and the dump (n_: exactly the lines emitted before the first
- * error).
+ * warning and note rule ids, the first error's rule and offset (and file, in
+ * a directory case) when the case gives them, and the dump (n_: exactly the
+ * prefix before the first error, docs/conformance.md).
+ *
+ * Some tools refuse input in their own way (impl->nonzero_rejects,
+ * impl->abort_rejects): what counts as a rejection for them is decided
+ * first, then judged like an exit status of 1.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
@@ -106,6 +110,28 @@ static char *tail(const char *s, size_t len)
     return tc_conf_strdup(len > keep ? s + len - keep : s);
 }
 
+/* The verdict of a command whose way of refusing input is not exit status 1;
+ * TC_VERDICT_NONE when the contract applies unchanged. */
+static tc_conf_verdict own_rejection(const tc_conf_impl *impl, const tc_conf_outcome *o)
+{
+    if (o->timed_out)
+        return TC_VERDICT_NONE;
+    /* 126 and 127: the shell could not run the program at all. */
+    if (impl->nonzero_rejects && o->exited && o->exit_status != 0 && o->exit_status != 126 &&
+        o->exit_status != 127)
+        return TC_VERDICT_REJECT;
+    if (o->signal == SIGABRT)
+        for (const char *const *p = impl->abort_rejects; p && *p; p++)
+            if (strstr(o->err, *p))
+                return TC_VERDICT_REJECT;
+    return TC_VERDICT_NONE;
+}
+
+static int same_file(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
 void tc_conf_judge(const tc_conf_case *c, const tc_conf_impl *impl, tc_conf_outcome *o,
                    tc_conf_result *r)
 {
@@ -123,6 +149,11 @@ void tc_conf_judge(const tc_conf_case *c, const tc_conf_impl *impl, tc_conf_outc
     memset(&o->warnings, 0, sizeof o->warnings);
     memset(&o->notes, 0, sizeof o->notes);
 
+    if (own_rejection(impl, o) == TC_VERDICT_REJECT) {
+        o->signal = 0;
+        o->exited = 1;
+        o->exit_status = 1;
+    }
     if (o->timed_out) {
         r->kind = TC_CONF_TIMEOUT;
         r->reason = tc_conf_printf("no verdict after %.1f s; its process group was killed",
@@ -161,9 +192,12 @@ void tc_conf_judge(const tc_conf_case *c, const tc_conf_impl *impl, tc_conf_outc
         compare_rules(&why, "notes", &c->notes, &r->notes);
         if (c->has_first_error && o->has_first_error &&
             (c->first_error_rule != o->first_error_rule ||
-             c->first_error_offset != o->first_error_offset))
-            add(&why, "first error: expected %s at offset %" PRIu64 ", reported %s at %" PRIu64,
-                c->first_error_rule->id, c->first_error_offset, o->first_error_rule->id,
+             c->first_error_offset != o->first_error_offset ||
+             (c->first_error_file && !same_file(c->first_error_file, o->first_error_file))))
+            add(&why, "first error: expected %s at %s%soffset %" PRIu64 ", reported %s at %s%s%"
+                PRIu64, c->first_error_rule->id, c->first_error_file ? c->first_error_file : "",
+                c->first_error_file ? " " : "", c->first_error_offset, o->first_error_rule->id,
+                o->first_error_file ? o->first_error_file : "", o->first_error_file ? " " : "",
                 o->first_error_offset);
     }
     if (c->dump_path && (ours || impl->dump) && r->verdict == c->verdict) {

@@ -52,12 +52,19 @@ static void log_result(const tc_conf_options *opt, const tc_conf_result *r)
 }
 
 /* --write-dumps: what tracecheck printed becomes the expected dump (to be
- * reviewed before it is committed). */
+ * reviewed before it is committed). A case in the expected-failure list keeps
+ * its dump: that one says what the parser should print and does not yet. */
 static void write_dump(const tc_conf_options *opt, const tc_conf_case *c,
                        const tc_conf_outcome *o)
 {
     if (!o->exited || o->exit_status > 1 || !o->have_protocol)
         return; /* no verdict: nothing worth keeping */
+    if (tc_conf_xfail_find(opt->xfail, c->name)) {
+        if (opt->log)
+            fprintf(opt->log, "kept    %s: listed in %s, so its expected dump is not "
+                              "tracecheck's output\n", c->id, opt->xfail->path);
+        return;
+    }
     int reject = o->exit_status == 1;
     size_t len = o->out_len;
     if (reject && o->prefix_len >= 0 && (size_t)o->prefix_len <= len)
@@ -90,9 +97,20 @@ static void finish(tc_conf_run *run, tc_impl_job *job, tc_conf_result *r)
     tc_conf_judge(job->c, opt->impl, &o, r);
     tc_conf_outcome_free(&o);
     const tc_conf_xfail_entry *x = tc_conf_xfail_find(opt->xfail, r->c->name);
-    if (x && r->kind == TC_CONF_FAIL) {
+    /* A crash or a timeout is expected only where the entry says so. */
+    tc_conf_result_kind expected = !x                           ? TC_CONF__RESULTS
+                                   : x->kind == TC_XFAIL_CRASH   ? TC_CONF_CRASH
+                                   : x->kind == TC_XFAIL_TIMEOUT ? TC_CONF_TIMEOUT
+                                                                 : TC_CONF_FAIL;
+    if (x && r->kind == expected) {
         r->kind = TC_CONF_XFAIL;
         r->xfail_reason = x->reason;
+    } else if (x && x->kind != TC_XFAIL_FAIL && r->kind != TC_CONF_PASS) {
+        char *why = tc_conf_printf("%s (%s:%u expects a %s)", r->reason ? r->reason : "",
+                                   opt->xfail->path, x->line,
+                                   x->kind == TC_XFAIL_CRASH ? "crash" : "timeout");
+        free(r->reason);
+        r->reason = why;
     } else if (x && r->kind == TC_CONF_PASS) {
         r->kind = TC_CONF_XPASS;
         r->xfail_reason = x->reason;
@@ -114,6 +132,13 @@ static char *skip_reason(const tc_conf_options *opt, const tc_conf_case *c)
     if (opt->impl->kind != TC_IMPL_TRACECHECK && c->format == TC_FORMAT_AUTO)
         return tc_conf_printf("checks tracecheck's format detection and input layer, not a "
                               "format: only for --impl tracecheck");
+    if (opt->impl->only_format != TC_FORMAT_AUTO && c->format != opt->impl->only_format)
+        return tc_conf_strdup(opt->impl->only_reason ? opt->impl->only_reason
+                                                     : "a format this implementation does not read");
+    if (opt->impl->kind == TC_IMPL_COMMAND && c->input_is_dir &&
+        !strstr(opt->impl->command, "{file}"))
+        return tc_conf_strdup("the case is a directory (a trace), which cannot go on standard "
+                              "input: give the command {file}");
     return NULL;
 }
 

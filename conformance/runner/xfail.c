@@ -5,6 +5,12 @@
  *
  *     # comment
  *     n_xray_header_20_bytes  [short-file] accepts a 20-byte file ...
+ *     n_ovni_jumbo_size_7fffffff  @crash [jumbo-int] ...
+ *
+ * A plain entry expects a wrong verdict or output. A crash or a timeout is
+ * never taken for one: it is expected only when the entry says "@crash" or
+ * "@timeout", which a third-party tool's list uses for its known crashes and
+ * hangs (so that they stay visible as such, and a fix shows as xpass).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
@@ -48,6 +54,21 @@ int tc_conf_xfail_load(tc_conf_xfail *x, const char *path, char *err, size_t err
         size_t nlen = strcspn(s, " \t");
         char *reason = trim(s + nlen);
         s[nlen] = '\0';
+        tc_conf_xfail_kind kind = TC_XFAIL_FAIL;
+        if (reason[0] == '@') {
+            size_t klen = strcspn(reason, " \t");
+            if (klen == 6 && !strncmp(reason, "@crash", 6)) {
+                kind = TC_XFAIL_CRASH;
+            } else if (klen == 8 && !strncmp(reason, "@timeout", 8)) {
+                kind = TC_XFAIL_TIMEOUT;
+            } else {
+                snprintf(err, errlen, "%s:%u: %s: unknown marker %.*s (@crash or @timeout)",
+                         path, lineno, s, (int)klen, reason);
+                rc = -1;
+                break;
+            }
+            reason = trim(reason + klen);
+        }
         if (!*reason) {
             snprintf(err, errlen, "%s:%u: %s has no reason; every expected failure says why",
                      path, lineno, s);
@@ -63,7 +84,8 @@ int tc_conf_xfail_load(tc_conf_xfail *x, const char *path, char *err, size_t err
         if (!e)
             abort();
         x->e = e;
-        x->e[x->n++] = (tc_conf_xfail_entry){tc_conf_strdup(s), tc_conf_strdup(reason), lineno, 0};
+        x->e[x->n++] = (tc_conf_xfail_entry){tc_conf_strdup(s), tc_conf_strdup(reason), kind, lineno,
+                                             0};
     }
     free(text);
     if (rc != 0)

@@ -194,6 +194,8 @@ static void read_require(walker *w, const tc_json_token *open)
     while (next(w, &k) && k.kind == TC_JSON_KEY) {
         char name[64];
         snprintf(name, sizeof name, "%.*s", (int)k.len, k.text);
+        /* Known models by their whole name: "nosv\u0000x" is none of them. */
+        int whole = !memchr(k.text, '\0', k.len);
         if (!next(w, &v))
             return;
         if (v.kind != TC_JSON_STRING || !version_string(v.text, v.len)) {
@@ -208,7 +210,7 @@ static void read_require(walker *w, const tc_json_token *open)
             if (!skip(w, &v))
                 return;
         }
-        char letter = tc_ovni_model_letter(name);
+        char letter = whole ? tc_ovni_model_letter(name) : 0;
         if (letter)
             mo->letters[(unsigned char)letter] = 1;
         else
@@ -323,12 +325,15 @@ static void read_ovni(walker *w, const tc_json_token *open)
     while (next(w, &k) && k.kind == TC_JSON_KEY) {
         char key[32];
         snprintf(key, sizeof key, "%.*s", (int)(k.len < 31 ? k.len : 31), k.text);
-        if (k.len > 31)
-            key[0] = '\0';
+        if (k.len > 31 || memchr(k.text, '\0', k.len))
+            key[0] = '\0'; /* none of ours: "part\u0000x" is not "part" */
         if (!next(w, &v))
             return;
         if (!strcmp(key, "part")) {
             read_string(w, &v, "ovni.part", part, sizeof part, &has_part, &part_at);
+            /* Compared whole: "thread\u0000" is not "thread". */
+            if (has_part && v.kind == TC_JSON_STRING && v.len != strlen(part))
+                part[0] = '\x01';
         } else if (!strcmp(key, "tid")) {
             read_id(w, &v, "ovni.tid", &m->tid, &m->has_tid, &m->tid_at);
         } else if (!strcmp(key, "pid")) {
@@ -354,10 +359,11 @@ static void read_ovni(walker *w, const tc_json_token *open)
             /* has_loom may be an earlier "loom"'s (a repeated key) when this one is
              * no string: only a string is looked into. */
             if (m->has_loom && v.kind == TC_JSON_STRING &&
-                (!m->loom[0] || memchr(v.text, '/', v.len))) {
+                (!m->loom[0] || memchr(v.text, '/', v.len) || memchr(v.text, '\0', v.len))) {
                 tc_json_report(w->j, &v, TC_RULE_OVNI_META_LOOM,
-                               "ovni.loom is \"%s\"; a loom name is not empty and has no '/'",
-                               m->loom);
+                               "ovni.loom is \"%s\"%s; a loom name is a directory name: not "
+                               "empty, no '/' and no NUL", m->loom,
+                               memchr(v.text, '\0', v.len) ? " followed by a NUL" : "");
                 m->has_loom = 0;
             } else if (m->has_loom && v.len >= sizeof m->loom) {
                 m->loom[sizeof m->loom - 1] = '\0'; /* kept cut: names compare by their start */

@@ -1,0 +1,957 @@
+"""The ovni conformance cases: conformance/cases/ovni/{y,n,i}_ovni_*/.
+
+Every case is a trace directory. Expectations come from spec/ovni.md (its
+rulings, cited as "ruling N") and the rule catalogue, decided before running
+anything. Generated cases come from `tracecheck gen ovni`; hand-made ones
+from the functions below, built with tools/ovnicase.py: corner cases the
+rulings settle, mostly where libovni's own tools behave otherwise (those are
+the expected failures of conformance/xfail/ovniemu.txt and ovnidump.txt), and
+the TC-JSON rules in a stream.json.
+
+make-cases calls register(add) with its own add().
+"""
+
+from ovnicase import BASE_CLOCK as T0
+from ovnicase import Stream, life, meta, put, stream_dir, thread
+
+LOOM, PID = 'node1', 4100
+ONE = stream_dir(LOOM, PID, PID)   # the stream of a one-thread trace
+OBS, JSON = ONE + '/stream.obs', ONE + '/stream.json'
+NOSV = {'ovni': '1.1.0', 'nosv': '2.3.0'}
+
+HAND = []
+GEN = []
+
+
+def gen(name, args, desc, **expect):
+    """A case from `tracecheck gen ovni ARGS -o NAME` (a trace directory)."""
+    GEN.append((name, args, desc, {k: v for k, v in expect.items() if v is not None}))
+
+
+# ---------------------------------------------------------------- generated: valid traces
+
+gen('y_ovni_gen_two_looms', '--seed 1 --size 4K', 'a generated trace in libovni\'s layout: two '
+    'looms of two processes of two threads (the generator\'s default shape)')
+gen('y_ovni_gen_one_thread', '--seed 2 --size 2K --looms 1 --procs 1 --threads 1',
+    'a generated trace of one loom, one process, one thread')
+gen('y_ovni_gen_many_threads', '--seed 3 --size 8K --looms 1 --procs 3 --threads 4',
+    'a generated trace of one loom with three processes of four threads')
+gen('y_ovni_gen_big_endian', '--seed 4 --size 4K --big-endian',
+    'a generated trace whose streams are big-endian (ruling 1)', ruling='ruling 1')
+
+# ---------------------------------------------------------------- generated: one broken rule each
+
+# Small traces of one process of two threads, so that a reviewer can read the
+# whole expected dump; a few in the default shape (two looms), where the
+# expected dump is a prefix of several merged streams.
+SMALL = '--size 2K --looms 1 --procs 1 --threads 2'
+
+
+def violate(name, rule, seed, desc, shape=SMALL, ruling=None, warning=False, **kw):
+    args = '--violate %s --seed %d %s' % (rule, seed, shape)
+    if warning:
+        gen(name, args, desc, warnings=[rule], ruling=ruling, **kw)
+    else:
+        gen(name, args, desc, errors=[rule], ruling=ruling, **kw)
+
+
+violate('n_ovni_stream_header_truncated', 'OVNI-STREAM-HEADER-TRUNCATED', 1,
+        'a stream.obs cut inside its 8-byte header', ruling='ruling 1')
+violate('n_ovni_stream_magic', 'OVNI-STREAM-MAGIC', 1, 'a stream whose magic is not "ovni"',
+        ruling='ruling 1')
+violate('n_ovni_stream_version', 'OVNI-STREAM-VERSION', 1,
+        'a stream whose version is not 1 in either byte order', ruling='ruling 1')
+violate('n_ovni_event_truncated', 'OVNI-EVENT-TRUNCATED', 1,
+        'a stream that ends inside an event', ruling='ruling 3')
+violate('n_ovni_event_truncated_two_looms', 'OVNI-EVENT-TRUNCATED', 5,
+        'a stream of a two-loom trace that ends inside an event', shape='--size 4K',
+        ruling='ruling 3')
+violate('n_ovni_event_flags', 'OVNI-EVENT-FLAGS', 1,
+        'an event with a flag bit other than jumbo', ruling='ruling 3')
+violate('n_ovni_jumbo_size_code', 'OVNI-JUMBO-SIZE-CODE', 1,
+        'a jumbo event whose payload-size code is not 3', ruling='ruling 3')
+violate('n_ovni_jumbo_past_eof', 'OVNI-JUMBO-PAST-EOF', 1,
+        'a jumbo event whose data runs past the end of its stream', ruling='ruling 3')
+violate('n_ovni_mcv_printable', 'OVNI-MCV-PRINTABLE', 1,
+        'an event whose category or value byte is not printable ASCII', ruling='ruling 4')
+violate('n_ovni_mcv_printable_big_endian', 'OVNI-MCV-PRINTABLE', 2,
+        'a big-endian stream with an event whose category or value byte is not printable ASCII',
+        shape=SMALL + ' --big-endian', ruling='ruling 4')
+violate('n_ovni_clock_decrease', 'OVNI-CLOCK-DECREASE', 1,
+        'an event whose clock is below the one before it', ruling='ruling 2')
+violate('n_ovni_clock_decrease_two_looms', 'OVNI-CLOCK-DECREASE', 5,
+        'a clock that goes back in one stream of a two-loom trace', shape='--size 4K',
+        ruling='ruling 2')
+violate('n_ovni_clock_range', 'OVNI-CLOCK-RANGE', 1, 'an event whose clock is 2^63 or more',
+        ruling='ruling 2')
+violate('n_ovni_model_payload', 'OVNI-MODEL-PAYLOAD', 1,
+        'an ovni-model event with a payload of the wrong size', ruling='ruling 8')
+violate('n_ovni_model_not_required', 'OVNI-MODEL-NOT-REQUIRED', 1,
+        'an event of a model the stream does not require', ruling='ruling 8')
+violate('n_ovni_thread_before_start', 'OVNI-THREAD-BEFORE-START', 1,
+        'a thread event before the thread\'s first OHx', ruling='ruling 8')
+violate('n_ovni_thread_after_end', 'OVNI-THREAD-AFTER-END', 1,
+        'an event other than a flush after the thread\'s OHe', ruling='ruling 8')
+violate('n_ovni_thread_running', 'OVNI-THREAD-RUNNING', 1, 'OHx while the thread runs',
+        ruling='ruling 8')
+violate('n_ovni_thread_state', 'OVNI-THREAD-STATE', 1,
+        'a thread event its state does not allow', ruling='ruling 8')
+violate('n_ovni_flush_balance', 'OVNI-FLUSH-BALANCE', 1,
+        'flush markers OF[ and OF] that do not pair up', ruling='ruling 8')
+violate('n_ovni_unsorted_balance', 'OVNI-UNSORTED-BALANCE', 1,
+        'unsorted-region markers OU[ and OU] that do not pair up', ruling='ruling 8')
+# Metadata, whole traces and the JSON of stream.json. OVNI-TRACE-EMPTY has
+# only a hand-made case: the generator leaves empty directories, which git
+# cannot hold.
+violate('n_ovni_meta_scalar', 'OVNI-META-NOT-OBJECT', 2, 'a stream.json holding an integer',
+        ruling='ruling 6')
+violate('n_ovni_meta_version_4', 'OVNI-META-VERSION', 2, 'metadata version 4', ruling='ruling 6')
+violate('n_ovni_meta_require_missing', 'OVNI-META-MISSING', 1, 'metadata without ovni.require',
+        ruling='ruling 6')
+violate('n_ovni_meta_part_missing', 'OVNI-META-MISSING', 2, 'metadata without ovni.part',
+        ruling='ruling 6')
+violate('n_ovni_meta_tid_null', 'OVNI-META-TYPE', 1, 'ovni.tid null', ruling='ruling 6')
+violate('n_ovni_meta_finished_array', 'OVNI-META-FINISHED', 1, 'ovni.finished is an array',
+        ruling='ruling 6')
+violate('n_ovni_meta_tid_2_31', 'OVNI-META-ID', 1, 'ovni.tid 2^31, beyond the 32-bit ids',
+        ruling='ruling 6')
+violate('n_ovni_meta_tid_negative', 'OVNI-META-ID', 2, 'a negative ovni.tid', ruling='ruling 6')
+violate('n_ovni_meta_loom_only_slash', 'OVNI-META-LOOM', 1, 'ovni.loom "/"', ruling='ruling 6')
+violate('n_ovni_meta_nranks_without_rank', 'OVNI-META-RANK', 1,
+        'ovni.nranks given without ovni.rank', ruling='ruling 6')
+violate('n_ovni_meta_require_v_prefix', 'OVNI-META-REQUIRE', 2,
+        'an ovni.require version written "v1.0.0"', ruling='ruling 6')
+violate('n_ovni_meta_loom_cpus_entry_array', 'OVNI-META-LOOM-CPUS', 1,
+        'an entry of ovni.loom_cpus that is an array, not {index, phyid}', ruling='ruling 7')
+violate('n_ovni_trace_obs_missing', 'OVNI-TRACE-OBS-MISSING', 1,
+        'a generated trace with a stream.json whose stream.obs is missing', ruling='ruling 7')
+violate('n_ovni_trace_json_missing', 'OVNI-TRACE-JSON-MISSING', 1,
+        'a generated trace with a stream.obs whose stream.json is missing', ruling='ruling 7')
+violate('n_ovni_trace_nranks_disagree', 'OVNI-TRACE-PROCESS', 1,
+        'two threads of a process giving different nranks', ruling='ruling 7')
+violate('n_ovni_trace_tid_twice', 'OVNI-TRACE-TID-DUPLICATE', 2,
+        'a thread with the tid of another thread of its process (directory thread.TID.1)',
+        ruling='ruling 7')
+violate('n_ovni_trace_loom_without_cpus', 'OVNI-TRACE-LOOM-NO-CPUS', 1,
+        'a loom none of whose threads gives ovni.loom_cpus', ruling='ruling 7')
+violate('n_ovni_trace_cpu_phyid', 'OVNI-TRACE-CPU-PHYID', 1,
+        'a loom\'s CPU listed again with another index', ruling='ruling 7')
+violate('n_ovni_trace_cpu_index', 'OVNI-TRACE-CPU-INDEX', 1,
+        'a loom whose CPU indexes leave a gap', ruling='ruling 7')
+violate('y_ovni_trace_dir_name', 'OVNI-TRACE-DIR-NAME', 1,
+        'a generated trace with a loom directory renamed away from its metadata: a warning',
+        ruling='ruling 7', warning=True)
+violate('n_ovni_json_cut_in_string', 'TC-JSON-SYNTAX', 1,
+        'a stream.json that ends inside a string', ruling='ruling 6')
+violate('n_ovni_json_comment', 'TC-JSON-COMMENT', 2, 'a /* */ comment in a later section of '
+        'stream.json', ruling='ruling 6')
+violate('n_ovni_json_trailing', 'TC-JSON-TRAILING', 2, 'data after the object of a stream.json',
+        ruling='ruling 6')
+violate('n_ovni_json_duplicate_version', 'TC-JSON-DUPLICATE-KEY', 2,
+        'a stream.json giving "version" twice', ruling='ruling 6')
+violate('n_ovni_json_lone_surrogate', 'TC-JSON-ENCODING', 1,
+        'a \\udc00 escape (a lone low surrogate) in a string of stream.json')
+violate('n_ovni_json_utf8_surrogate', 'TC-JSON-ENCODING', 2,
+        'a surrogate encoded in UTF-8 in a string of stream.json')
+violate('n_ovni_json_depth', 'TC-JSON-DEPTH', 1, 'a later section of stream.json nested deeper '
+        'than 512 levels')
+violate('y_ovni_json_bom_gen', 'TC-JSON-BOM', 1,
+        'a generated trace whose stream.json starts with a byte order mark: a warning',
+        warning=True)
+violate('y_ovni_stream_no_events', 'OVNI-STREAM-NO-EVENTS', 1,
+        'a generated trace with a stream of just its header: valid, with a warning',
+        ruling='ruling 5', warning=True)
+violate('y_ovni_model_unknown_event_gen', 'OVNI-MODEL-UNKNOWN-EVENT', 1,
+        'a generated trace with an O event ovni does not define: a warning', ruling='ruling 8',
+        warning=True)
+violate('y_ovni_thread_no_end_gen', 'OVNI-THREAD-NO-END', 1,
+        'a generated trace with a thread that never reaches OHe: a warning', ruling='ruling 8',
+        warning=True)
+
+
+def hand(name, desc, **expect):
+    """Decorator: a hand-made case. The function returns the trace ({path:
+    bytes}), or the trace and (file, offset) of the first error tracecheck
+    must report."""
+    def register_one(fn):
+        HAND.append((name, fn, desc, expect))
+        return fn
+    return register_one
+
+
+def one_thread(s, **kw):
+    """A trace of one thread (loom node1, process 4100, 4 CPUs)."""
+    kw.setdefault('cpus', 4)
+    return thread({}, LOOM, PID, PID, s, **kw)
+
+
+def started(big_endian=False, clock=T0):
+    """A stream whose thread is running on CPU 0."""
+    s = Stream(big_endian)
+    s.ohx(clock)
+    s.oas(clock + 100)
+    return s
+
+
+# ------------------------------------------------------------ y_: valid traces of several shapes
+
+
+@hand('y_ovni_one_thread', 'one loom, one process, one thread going through every thread state')
+def one_thread_case():
+    s = Stream()
+    life(s, T0)
+    return one_thread(s)
+
+
+def spec_example_bytes():
+    """The binary stream printed in the specification (section "Design
+    considerations"), byte for byte."""
+    listing = '''
+        6f 76 6e 69 01 00 00 00  0f 4f 48 78 08 ba 2e 5c
+        b5 b0 00 00 00 00 00 00  ff ff ff ff 00 00 00 00
+        00 00 00 00 13 56 59 63  3c c2 2e 5c b5 b0 00 00
+        0e 00 00 00 01 00 00 00  74 65 73 74 74 79 70 65
+        31 00 07 56 54 63 43 cc  2e 5c b5 b0 00 00 01 00
+        00 00 01 00 00 00 03 56  54 78 03 cd 2e 5c b5 b0
+        00 00 01 00 00 00 03 56  54 70 2b 7d 37 5c b5 b0
+        00 00 01 00 00 00 03 56  54 72 c3 4d 40 5c b5 b0
+        00 00 01 00 00 00 03 56  54 65 03 36 49 5c b5 b0
+        00 00 01 00 00 00 00 4f  48 65 f5 36 49 5c b5 b0
+        00 00'''
+    return bytes(int(b, 16) for b in listing.split())
+
+
+SPEC_JSON = '''{
+    "version": 3,
+    "ovni": {
+        "lib": {
+            "version": "1.10.0",
+            "commit": "dirty"
+        },
+        "part": "thread",
+        "tid": 89719,
+        "pid": 89719,
+        "loom": "mio.nosv-u1000",
+        "app_id": 1,
+        "require": {
+            "ovni": "1.1.0",
+            "nosv": "2.3.0"
+        },
+        "loom_cpus": [
+            { "index": 0, "phyid": 0 },
+            { "index": 1, "phyid": 1 },
+            { "index": 2, "phyid": 2 },
+            { "index": 3, "phyid": 3 }
+        ],
+        "finished": 1
+    },
+    "nosv": {
+        "can_breakdown": false,
+        "lib_version": "2.3.1"
+    }
+}
+'''
+
+
+@hand('y_ovni_spec_example', 'the example stream and metadata of the ovni specification, in '
+      'libovni\'s layout: nOS-V task events and a jumbo event')
+def spec_example():
+    return put({}, stream_dir('mio.nosv-u1000', 89719, 89719), spec_example_bytes(), SPEC_JSON)
+
+
+@hand('y_ovni_every_ovni_event', 'every event of ovni\'s own model with its payload, in an order '
+      'the thread states allow')
+def every_ovni_event():
+    s = Stream()
+    c = T0
+    s.ohx(c, cpu=1, tid=4099, tag=7)
+    s.oas(c + 10, cpu=2)
+    s.oar(c + 20, cpu=3, tid=4101)
+    s.ohc(c + 30, cpu=2, tag=8)
+    s.event('OCn', c + 40, s.i32(4))
+    s.event('OB.', c + 50)
+    s.event('OU[', c + 60)
+    s.event('OU]', c + 70)
+    s.mark('[', c + 80, -5, 1)
+    s.mark('=', c + 90, 1 << 40, 1)
+    s.mark(']', c + 100, 0, 1)
+    for i, v in enumerate('pwrcprc'):  # paused, warming, running, cooling, paused, ...
+        s.event('OH' + v, c + 110 + 10 * i)
+    s.ohe(c + 200)
+    s.event('OF[', c + 210)
+    s.event('OF]', c + 220)
+    return one_thread(s)
+
+
+@hand('y_ovni_equal_clocks', 'events with equal clocks within a stream and across two streams '
+      '(ruling 2: clocks never decrease, equal ones are valid)', ruling='ruling 2')
+def equal_clocks():
+    t = {}
+    for tid in (PID, PID + 1):
+        s = Stream()
+        s.ohx(T0, cpu=tid - PID)
+        s.oas(T0, cpu=tid - PID)
+        s.event('OB.', T0)
+        s.event('OB.', T0 + 5)
+        s.ohe(T0 + 5)
+        thread(t, LOOM, PID, tid, s, cpus=2 if tid == PID else None)
+    return t
+
+
+@hand('y_ovni_loom_path_order', 'looms "node" and "node-2" with equal clocks: streams and ties go '
+      'in byte order of their paths, so loom.node-2/... (\'-\' is 0x2d) before loom.node/... '
+      '(\'/\' is 0x2f)')
+def loom_path_order():
+    t = {}
+    for loom in ('node', 'node-2'):
+        s = Stream()
+        s.ohx(T0)
+        s.event('OB.', T0 + 1)
+        s.ohe(T0 + 1)
+        thread(t, loom, 1, 1, s, cpus=1)
+    return t
+
+
+@hand('y_ovni_jumbo_events', 'jumbo events of 14 bytes (the specification\'s example), 0, 1 and '
+      '17 bytes, of the nOS-V model the stream requires')
+def jumbo_events():
+    s = started()
+    s.jumbo('VYc', T0 + 200, b'\x01\x00\x00\x00testtype1\x00')
+    s.jumbo('VYc', T0 + 300, b'')
+    s.jumbo('VYc', T0 + 400, b'\x7f')
+    s.jumbo('VYc', T0 + 500, bytes(range(17)))
+    s.ohe(T0 + 600)
+    return one_thread(s, require=NOSV)
+
+
+@hand('y_ovni_header_only_stream', 'a thread stream of just its 8-byte header: valid, with a '
+      'warning (ruling 5)', warnings=['OVNI-STREAM-NO-EVENTS'], ruling='ruling 5')
+def header_only_stream():
+    return one_thread(Stream())
+
+
+@hand('y_ovni_flush_after_end', 'a flush (OF[ OF]) after the thread\'s OHe: libovni flushes the '
+      'buffer once the thread has ended (ruling 8)', ruling='ruling 8')
+def flush_after_end():
+    s = Stream()
+    c = life(s, T0)
+    s.event('OF[', c)
+    s.event('OF]', c + 3000)
+    return one_thread(s)
+
+
+@hand('y_ovni_meta_unknown_keys', 'metadata with keys tracecheck does not know: ovni.lib, a key '
+      'of a newer libovni, other models\' sections and a top-level key (ruling 6)',
+      ruling='ruling 6')
+def meta_unknown_keys():
+    s = Stream()
+    life(s, T0)
+    return one_thread(s, ovni_extra={'clock_source': 'CLOCK_MONOTONIC', 'extra': [1, {'a': None}]},
+                      extra={'nosv': {'can_breakdown': False, 'lib_version': '2.3.1'},
+                             'nanos6': {'version': '4.0'}, 'x-site': 'bsc'})
+
+
+@hand('y_ovni_looms_procs_threads', 'two looms, three processes, seven threads with '
+      'interleaved clocks; each loom\'s CPUs given by one of its threads, app_id by every thread')
+def looms_procs_threads():
+    t = {}
+    layout = [('node1', 200, (200, 201, 202), 1), ('node1', 300, (300, 301), 2),
+              ('node2', 200, (200, 210), 1)]
+    n = 0
+    for loom, pid, tids, app in layout:
+        for tid in tids:
+            s = Stream()
+            life(s, T0 + 37 * n, cpu=n % 4)
+            cpus = 4 if tid == pid and pid in (200,) else None
+            thread(t, loom, pid, tid, s, cpus=cpus, app_id=app)
+            n += 1
+    return t
+
+
+@hand('y_ovni_big_endian', 'two threads whose streams are big-endian (version 00 00 00 01): '
+      'both byte orders are read (ruling 1)', ruling='ruling 1')
+def big_endian():
+    t = {}
+    for i, tid in enumerate((PID, PID + 1)):
+        s = Stream(big_endian=True)
+        c = T0 + i * 50
+        s.ohx(c, cpu=i, tid=PID if i else 0, tag=0x0102030405060708)
+        s.oas(c + 10, cpu=i)
+        s.jumbo('VYc', c + 20, b'big-endian')
+        s.mark('=', c + 30, -2, 3)
+        s.event('OHp', c + 40)
+        s.event('OHr', c + 50)
+        s.ohe(c + 60)
+        thread(t, LOOM, PID, tid, s, cpus=2 if i == 0 else None, require=NOSV)
+    return t
+
+
+@hand('y_ovni_dir_names_disagree', 'libovni\'s layout with loom, process and thread directory '
+      'names that disagree with the metadata: warnings (ruling 7)',
+      warnings=['OVNI-TRACE-DIR-NAME'], ruling='ruling 7')
+def dir_names_disagree():
+    s = Stream()
+    life(s, T0)
+    return put({}, 'loom.node2/proc.17/thread.4101', s, meta(tid=PID, pid=PID, loom=LOOM, cpus=4))
+
+
+@hand('y_ovni_json_bom', 'a stream.json that starts with a UTF-8 byte order mark: ignored, with '
+      'a warning', warnings=['TC-JSON-BOM'])
+def json_bom():
+    s = Stream()
+    life(s, T0)
+    t = one_thread(s)
+    t[JSON] = b'\xef\xbb\xbf' + t[JSON]
+    return t
+
+
+@hand('y_ovni_jumbo_large', 'a jumbo event of exactly 2 MiB, which no libovni writes: valid, with '
+      'a warning (ruling 3)', warnings=['OVNI-JUMBO-LARGE'], ruling='ruling 3')
+def jumbo_large():
+    s = started()
+    s.jumbo('VYc', T0 + 200, bytes(2 << 20))
+    s.ohe(T0 + 300)
+    return one_thread(s, require=NOSV)
+
+
+@hand('y_ovni_model_unknown_event', 'an event of ovni\'s model that ovni does not define (OZz): a '
+      'warning, a newer libovni may define it (ruling 8)',
+      warnings=['OVNI-MODEL-UNKNOWN-EVENT'], ruling='ruling 8')
+def model_unknown_event():
+    s = started()
+    s.event('OZz', T0 + 200)
+    s.ohe(T0 + 300)
+    return one_thread(s)
+
+
+@hand('y_ovni_thread_no_end', 'a thread that runs, pauses and resumes but never ends (no OHe): a '
+      'warning (ruling 8)', warnings=['OVNI-THREAD-NO-END'], ruling='ruling 8')
+def thread_no_end():
+    s = Stream()
+    life(s, T0, end=False)
+    return one_thread(s)
+
+
+@hand('y_ovni_process_values', 'app_id, rank and nranks given by some threads of two MPI '
+      'processes and left out by others: they agree wherever they appear (ruling 7)',
+      ruling='ruling 7')
+def process_values():
+    t = {}
+    for rank, pid in enumerate((500, 600)):
+        for k, tid in enumerate((pid, pid + 1, pid + 2)):
+            s = Stream()
+            life(s, T0 + 10 * k + rank, cpu=k)
+            given = k < 2
+            thread(t, LOOM, pid, tid, s, cpus=4 if (rank, k) == (0, 0) else None,
+                   app_id=rank + 1 if given else None, rank=rank if given else None,
+                   nranks=2 if given else None, require={'ovni': '1.1.0', 'mpi': '1.0.0'})
+    return t
+
+
+@hand('y_ovni_loom_cpus_merged', 'a loom whose CPU list is spread over two threads, one phyid in '
+      'both with the same index, phyids above the CPU count (ruling 7)', ruling='ruling 7')
+def loom_cpus_merged():
+    t = {}
+    lists = [[(0, 0), (1, 8)], [(1, 8), (2, 17)], None]
+    for k, cpus in enumerate(lists):
+        s = Stream()
+        life(s, T0 + k, cpu=k)
+        thread(t, LOOM, PID, PID + k, s, cpus=cpus)
+    return t
+
+
+@hand('y_ovni_free_layout', 'streams in directories of no particular layout (the specification '
+      'imposes none): no directory-name warning')
+def free_layout():
+    t = {}
+    for k, rel in enumerate(('run-7/main', 'run-7/workers/w1')):
+        s = Stream()
+        life(s, T0 + k, cpu=k)
+        put(t, rel, s, meta(tid=PID + k, pid=PID, loom=LOOM, cpus=2 if k == 0 else None))
+    return t
+
+
+@hand('y_ovni_stream_in_trace_root', 'a trace that is a single stream: stream.json and '
+      'stream.obs directly in the trace directory (stream ".")')
+def stream_in_trace_root():
+    s = Stream()
+    life(s, T0)
+    return put({}, '', s, meta(tid=PID, pid=PID, loom=LOOM, cpus=1))
+
+
+@hand('y_ovni_require_every_model', 'a stream that requires every model tracecheck knows and '
+      'emits an event of each (nanos6, nosv, kernel, openmp, tampi, mpi, nodes)')
+def require_every_model():
+    s = started()
+    for k, m in enumerate('6VKPTMD'):
+        s.event(m + 'Xx', T0 + 200 + k, s.i32(k))
+    s.ohe(T0 + 300)
+    req = {'ovni': '1.1.0', 'nanos6': '1.0.0', 'nosv': '2.3.0', 'kernel': '1.0.0',
+           'openmp': '1.2.0', 'tampi': '1.0.0', 'mpi': '1.0.0', 'nodes': '1.0.0'}
+    return one_thread(s, require=req)
+
+# ---------------------------------------------------------------- i_: readers may disagree
+
+
+@hand('i_ovni_meta_version_3_0', 'metadata "version": 3.0, a number equal to 3 but not the integer '
+      '3', errors=['OVNI-META-VERSION'],
+      ruling='ruling 6: version is the JSON integer literal 3; libovni reads 3.0 as 3')
+def meta_version_3_0():
+    s = Stream()
+    life(s, T0)
+    t = one_thread(s)
+    text = t[JSON].decode()
+    t[JSON] = text.replace('"version": 3,', '"version": 3.0,', 1).encode()
+    return t, (JSON, text.index('3,'))
+
+
+@hand('i_ovni_part_not_thread', 'a stream whose ovni.part is "process", without tid, pid or loom, '
+      'beside a thread stream', ruling='ruling 6: only thread streams need tid, pid and loom; '
+      'libovni ignores streams of other parts')
+def part_not_thread():
+    t = {}
+    s = Stream()
+    life(s, T0)
+    thread(t, LOOM, PID, PID, s, cpus=1)
+    p = Stream()
+    p.event('OU[', T0 + 1)
+    p.event('OB.', T0 + 2)
+    p.event('OU]', T0 + 3)
+    put(t, 'loom.%s/proc.%d/process' % (LOOM, PID), p, meta(part='process'))
+    return t
+
+
+@hand('i_ovni_mixed_byte_orders', 'two threads of one process, one writing little-endian and one '
+      'big-endian', ruling='ruling 1: each stream\'s byte order is read from its header; one '
+      'libovni build reads one order only')
+def mixed_byte_orders():
+    t = {}
+    for k, be in enumerate((False, True)):
+        s = Stream(big_endian=be)
+        life(s, T0 + k, cpu=k)
+        thread(t, LOOM, PID, PID + k, s, cpus=2 if k == 0 else None)
+    return t
+
+
+@hand('i_ovni_require_unknown_model', 'a stream that requires a model tracecheck does not know '
+      '("mymodel") and emits events of an unknown letter (Q)',
+      ruling='ruling 8: events of unknown model letters are not judged when the stream requires '
+      'an unknown model; a reader without the model refuses them')
+def require_unknown_model():
+    s = started()
+    s.event('QAa', T0 + 200, s.i32(1))
+    s.event('QAb', T0 + 210)
+    s.ohe(T0 + 300)
+    return one_thread(s, require={'ovni': '1.1.0', 'mymodel': '1.0.0'})
+
+# ------------------------------------------------ n_: what the rulings settle against libovni
+
+
+@hand('n_ovni_clock_decrease_interleaved', 'two threads with interleaved clocks; the second\'s '
+      'fourth event goes back in time. The expected dump shows the merged prefix: every event of '
+      'either stream merged before the second thread\'s third event',
+      errors=['OVNI-CLOCK-DECREASE'],
+      ruling='ruling 2')
+def clock_decrease_interleaved():
+    t = {}
+    a = Stream()
+    life(a, T0, cpu=0)                   # clocks T0 .. T0 + 700, every 100
+    thread(t, LOOM, PID, PID, a, cpus=2)
+    b = Stream()
+    b.ohx(T0 + 50, cpu=1)
+    b.oas(T0 + 150, cpu=1)
+    b.event('OB.', T0 + 250)
+    at = b.here()
+    b.event('OB.', T0 + 240)             # below the 250 before it
+    b.ohe(T0 + 650)
+    thread(t, LOOM, PID, PID + 1, b)
+    return t, (stream_dir(LOOM, PID, PID + 1) + '/stream.obs', at + 4)
+
+
+def one_thread_text(**kw):
+    """A valid one-thread trace and its stream.json as text."""
+    s = Stream()
+    life(s, T0)
+    t = one_thread(s, **kw)
+    return t, t[JSON].decode()
+
+
+@hand('n_ovni_json_line_comment', 'a // comment in stream.json (libovni\'s JSON reader accepts '
+      'comments; JSON has none, ruling 6)', errors=['TC-JSON-COMMENT'], ruling='ruling 6')
+def json_line_comment():
+    t, text = one_thread_text()
+    at = text.index('"ovni"')
+    text = text[:at] + '// written by hand\n    ' + text[at:]
+    t[JSON] = text.encode()
+    return t, (JSON, at)
+
+
+@hand('n_ovni_json_block_comment', 'a /* */ comment in stream.json (ruling 6)',
+      errors=['TC-JSON-COMMENT'], ruling='ruling 6')
+def json_block_comment():
+    t, text = one_thread_text()
+    at = text.index('"tid"')
+    text = text[:at] + '/* the main thread */ ' + text[at:]
+    t[JSON] = text.encode()
+    return t, (JSON, at)
+
+
+@hand('n_ovni_json_trailing_garbage', 'bytes after the metadata object in stream.json (libovni\'s '
+      'reader stops at the end of the first value and never looks, ruling 6)',
+      errors=['TC-JSON-TRAILING'], ruling='ruling 6')
+def json_trailing_garbage():
+    t, text = one_thread_text()
+    t[JSON] = (text + 'EOF\n').encode()
+    return t, (JSON, len(text))
+
+
+@hand('n_ovni_json_missing_comma', 'stream.json with a comma missing between two keys',
+      errors=['TC-JSON-SYNTAX'])
+def json_missing_comma():
+    t, text = one_thread_text()
+    at = text.index('"pid"')
+    comma = text.rindex(',', 0, at)
+    text = text[:comma] + text[comma + 1:]
+    t[JSON] = text.encode()
+    return t, (JSON, at - 1)
+
+
+@hand('n_ovni_json_duplicate_key', 'stream.json giving ovni.tid twice, with the same value',
+      errors=['TC-JSON-DUPLICATE-KEY'], ruling='ruling 6')
+def json_duplicate_key():
+    t, text = one_thread_text()
+    at = text.index('"pid"')
+    text = text[:at] + '"tid": %d,\n        ' % PID + text[at:]
+    t[JSON] = text.encode()
+    return t, (JSON, at)
+
+
+@hand('n_ovni_json_invalid_utf8', 'stream.json with a Latin-1 byte (0xe9) in a string of another '
+      'model\'s section: not UTF-8', errors=['TC-JSON-ENCODING'])
+def json_invalid_utf8():
+    t, text = one_thread_text(extra={'nosv': {'label': 'cafe'}})
+    at = text.index('cafe"') + 3
+    t[JSON] = text[:at].encode() + b'\xe9' + text[at + 1:].encode()
+    return t, (JSON, at)
+
+
+@hand('n_ovni_json_depth_513', 'stream.json nesting 513 levels deep (the metadata object and 512 '
+      'arrays); tracecheck stops at 512', errors=['TC-JSON-DEPTH'])
+def json_depth_513():
+    t, text = one_thread_text()
+    end = text.rindex('}')
+    key = ',\n    "deep": '
+    text = text[:end].rstrip('\n') + key + '[' * 512 + ']' * 512 + '\n}\n'
+    t[JSON] = text.encode()
+    return t, (JSON, text.index(key) + len(key) + 511)
+
+
+def bogus_jumbo(size):
+    """A running thread, then a jumbo event announcing `size` bytes of which
+    16 are there: the thread's end is lost past it."""
+    s = started()
+    s.event('OB.', T0 + 150)
+    at = s.here()
+    s.jumbo('VYc', T0 + 200, bytes(range(16)), size=size)
+    return one_thread(s, require=NOSV), (OBS, at + 12)
+
+
+@hand('n_ovni_jumbo_size_fffffff0', 'a jumbo event announcing 0xFFFFFFF0 bytes (libovni\'s '
+      'readers loop forever on it)', errors=['OVNI-JUMBO-PAST-EOF'],
+      warnings=['OVNI-JUMBO-LARGE', 'OVNI-THREAD-NO-END'], ruling='ruling 3')
+def jumbo_size_fffffff0():
+    return bogus_jumbo(0xFFFFFFF0)
+
+
+@hand('n_ovni_jumbo_size_7fffffff', 'a jumbo event announcing 0x7FFFFFFF bytes (it overflows '
+      'libovni\'s int event size)', errors=['OVNI-JUMBO-PAST-EOF'],
+      warnings=['OVNI-JUMBO-LARGE', 'OVNI-THREAD-NO-END'], ruling='ruling 3')
+def jumbo_size_7fffffff():
+    return bogus_jumbo(0x7FFFFFFF)
+
+
+@hand('n_ovni_jumbo_header_cut_page_aligned', 'a stream of exactly 4096 bytes that ends with the '
+      '12-byte header of a jumbo event, its size cut off (libovni reads the size past the '
+      'mapping)', errors=['OVNI-EVENT-TRUNCATED'], ruling='ruling 3')
+def jumbo_header_cut_page_aligned():
+    s = started()                        # 8 + 28 + 16 bytes
+    s.event('OB.', T0 + 150)             # 12
+    for k in range(167):                 # 24 each
+        s.mark('=', T0 + 200 + k, k, 1)
+    s.ohe(T0 + 400)                      # 12: 4084 bytes so far
+    at = s.here()
+    s.raw(bytes([0x13]) + b'VYc' + s.u64(T0 + 500))
+    assert len(s.bytes()) == 4096, len(s.bytes())
+    return one_thread(s, require=NOSV), (OBS, at)
+
+
+@hand('n_ovni_event_flags_0x20', 'an event with flag bit 0x20, which is not defined (libovni '
+      'ignores it)', errors=['OVNI-EVENT-FLAGS'], ruling='ruling 3')
+def event_flags_0x20():
+    s = started()
+    at = s.here()
+    s.event('OB.', T0 + 200, flags=0x20)
+    s.ohe(T0 + 300)
+    return one_thread(s), (OBS, at)
+
+
+@hand('n_ovni_event_flags_jumbo_0x80', 'a jumbo event that also has flag bit 0x80 (first byte '
+      '0x93)', errors=['OVNI-EVENT-FLAGS'], ruling='ruling 3')
+def event_flags_jumbo_0x80():
+    s = started()
+    at = s.here()
+    s.jumbo('VYc', T0 + 200, b'\x01\x00\x00\x00testtype1\x00', flags=0x90)
+    s.ohe(T0 + 300)
+    return one_thread(s, require=NOSV), (OBS, at)
+
+
+def jumbo_code(code):
+    s = started()
+    at = s.here()
+    s.jumbo('VYc', T0 + 200, b'\x01\x00\x00\x00testtype1\x00', size_code=code)
+    s.ohe(T0 + 300)
+    return one_thread(s, require=NOSV), (OBS, at)
+
+
+@hand('n_ovni_jumbo_size_code_0', 'a jumbo event whose payload-size code is 0, not 3 (first byte '
+      '0x10; libovni reads the size all the same)', errors=['OVNI-JUMBO-SIZE-CODE'],
+      ruling='ruling 3')
+def jumbo_size_code_0():
+    return jumbo_code(0)
+
+
+@hand('n_ovni_jumbo_size_code_15', 'a jumbo event whose payload-size code is 15 (first byte 0x1f)',
+      errors=['OVNI-JUMBO-SIZE-CODE'], ruling='ruling 3')
+def jumbo_size_code_15():
+    return jumbo_code(15)
+
+
+def short_event(mcv):
+    """A life whose event mcv has no payload (OHx: the first event)."""
+    s = Stream()
+    at = s.here()
+    if mcv == 'OHx':
+        s.event('OHx', T0)
+    else:
+        s.ohx(T0)
+        at = s.here()
+        s.event(mcv, T0 + 100)
+    s.ohe(T0 + 200)
+    return one_thread(s), (OBS, at)
+
+
+@hand('n_ovni_ohx_without_payload', 'OHx without its 16-byte payload (ovnidump reads the payload '
+      'all the same)', errors=['OVNI-MODEL-PAYLOAD'], ruling='ruling 8')
+def ohx_without_payload():
+    return short_event('OHx')
+
+
+@hand('n_ovni_oas_without_payload', 'OAs without its 4-byte payload', errors=['OVNI-MODEL-PAYLOAD'],
+      ruling='ruling 8')
+def oas_without_payload():
+    return short_event('OAs')
+
+
+@hand('n_ovni_ohc_without_payload', 'OHC without its 12-byte payload',
+      errors=['OVNI-MODEL-PAYLOAD'], ruling='ruling 8')
+def ohc_without_payload():
+    return short_event('OHC')
+
+
+@hand('n_ovni_stream_json_missing', 'a thread directory with stream.obs and no stream.json beside '
+      'a complete stream (libovni\'s readers skip it)', errors=['OVNI-TRACE-JSON-MISSING'],
+      ruling='ruling 7')
+def stream_json_missing():
+    t = {}
+    s = Stream()
+    life(s, T0)
+    thread(t, LOOM, PID, PID, s, cpus=2)
+    lone = Stream()
+    life(lone, T0 + 5, cpu=1)
+    put(t, stream_dir(LOOM, PID, PID + 1), lone, None)
+    return t
+
+
+@hand('n_ovni_stream_obs_missing', 'a thread directory with stream.json and no stream.obs',
+      errors=['OVNI-TRACE-OBS-MISSING'], ruling='ruling 7')
+def stream_obs_missing():
+    t = {}
+    s = Stream()
+    life(s, T0)
+    thread(t, LOOM, PID, PID, s, cpus=2)
+    put(t, stream_dir(LOOM, PID, PID + 1), None, meta(tid=PID + 1, pid=PID, loom=LOOM))
+    return t
+
+
+@hand('n_ovni_trace_no_streams', 'a trace directory left with ovniemu\'s outputs and no stream',
+      errors=['OVNI-TRACE-EMPTY'])
+def trace_no_streams():
+    return {'cpu.prv': b'#Paraver (01/01/2024 at 00:00):1000:1(4):1:1(1:1)\n',
+            'thread.row': b'LEVEL THREAD SIZE 1\nTH 4100.4100 of node1\n'}
+
+
+# ------------------------------------------------------ n_: metadata values and whole traces
+
+
+def with_meta(**kw):
+    """A valid life in a one-thread trace whose metadata has kw."""
+    s = Stream()
+    life(s, T0)
+    return one_thread(s, **kw)
+
+
+def edit_json(t, old, new):
+    """Replaces the first old in the one thread's stream.json; returns the
+    trace and (file, offset of the replacement)."""
+    text = t[JSON].decode()
+    at = text.index(old)
+    t[JSON] = (text[:at] + new + text[at + len(old):]).encode()
+    return t, (JSON, at)
+
+
+@hand('n_ovni_meta_not_object', 'a stream.json holding an array around the metadata object',
+      errors=['OVNI-META-NOT-OBJECT'], ruling='ruling 6')
+def meta_not_object():
+    t = with_meta()
+    t[JSON] = b'[' + t[JSON].rstrip(b'\n') + b']\n'
+    return t, (JSON, 0)
+
+
+@hand('n_ovni_meta_version_string', 'metadata "version": "3", a string',
+      errors=['OVNI-META-VERSION'],
+      ruling='ruling 6')
+def meta_version_string():
+    t, (f, at) = edit_json(with_meta(), '"version": 3,', '"version": "3",')
+    return t, (f, at + len('"version": '))
+
+
+@hand('n_ovni_meta_finished_0', 'ovni.finished 0: the program stopped before its stream was '
+      'complete', errors=['OVNI-META-FINISHED'], ruling='ruling 6')
+def meta_finished_0():
+    t = with_meta(finished=0)
+    return t, (JSON, t[JSON].decode().index('"finished": 0') + len('"finished": '))
+
+
+@hand('n_ovni_meta_finished_missing', 'metadata without ovni.finished',
+      errors=['OVNI-META-MISSING'],
+      ruling='ruling 6')
+def meta_finished_missing():
+    return with_meta(finished=None)
+
+
+@hand('n_ovni_meta_tid_string', 'ovni.tid given as the string "4100"', errors=['OVNI-META-TYPE'],
+      ruling='ruling 6')
+def meta_tid_string():
+    t, (f, at) = edit_json(with_meta(), '"tid": %d' % PID, '"tid": "%d"' % PID)
+    return t, (f, at + len('"tid": '))
+
+
+@hand('n_ovni_meta_tid_0', 'ovni.tid 0, not a thread id', errors=['OVNI-META-ID'],
+      ruling='ruling 6')
+def meta_tid_0():
+    s = Stream()
+    life(s, T0)
+    t = put({}, 'loom.%s/proc.%d/thread.0' % (LOOM, PID), s,
+            meta(tid=0, pid=PID, loom=LOOM, cpus=4))
+    rel = 'loom.%s/proc.%d/thread.0/stream.json' % (LOOM, PID)
+    return t, (rel, t[rel].decode().index('"tid": 0') + len('"tid": '))
+
+
+@hand('n_ovni_meta_loom_slash', 'ovni.loom "rack2/node7": a loom name cannot hold \'/\' (it names '
+      'a directory)', errors=['OVNI-META-LOOM'], ruling='ruling 6')
+def meta_loom_slash():
+    s = Stream()
+    life(s, T0)
+    rel = 'loom.node7/proc.%d/thread.%d' % (PID, PID)
+    t = put({}, rel, s, meta(tid=PID, pid=PID, loom='rack2/node7', cpus=4))
+    text = t[rel + '/stream.json'].decode()
+    return t, (rel + '/stream.json', text.index('"rack2/node7"'))
+
+
+@hand('n_ovni_meta_rank_without_nranks', 'ovni.rank given without ovni.nranks',
+      errors=['OVNI-META-RANK'], ruling='ruling 6')
+def meta_rank_without_nranks():
+    t = with_meta(rank=0, require={'ovni': '1.1.0', 'mpi': '1.0.0'})
+    return t, (JSON, t[JSON].decode().index('"rank": 0') + len('"rank": '))
+
+
+@hand('n_ovni_meta_rank_equal_nranks', 'ovni.rank 4 with ovni.nranks 4: ranks go from 0 to 3',
+      errors=['OVNI-META-RANK'], ruling='ruling 6')
+def meta_rank_equal_nranks():
+    t = with_meta(rank=4, nranks=4, require={'ovni': '1.1.0', 'mpi': '1.0.0'})
+    return t, (JSON, t[JSON].decode().index('"rank": 4') + len('"rank": '))
+
+
+@hand('n_ovni_meta_require_two_parts', 'ovni.require gives nosv the version "2.3", not '
+      'MAJOR.MINOR.PATCH', errors=['OVNI-META-REQUIRE'], ruling='ruling 6')
+def meta_require_two_parts():
+    t = with_meta(require={'ovni': '1.1.0', 'nosv': '2.3'})
+    return t, (JSON, t[JSON].decode().index('"2.3"'))
+
+
+@hand('n_ovni_meta_loom_cpus_empty', 'ovni.loom_cpus is an empty array',
+      errors=['OVNI-META-LOOM-CPUS'], ruling='ruling 7')
+def meta_loom_cpus_empty():
+    t = with_meta(cpus=[])
+    return t, (JSON, t[JSON].decode().index('"loom_cpus": []') + len('"loom_cpus": '))
+
+
+@hand('n_ovni_trace_app_id_disagree', 'two threads of one process giving app_id 1 and 2',
+      errors=['OVNI-TRACE-PROCESS'], ruling='ruling 7')
+def trace_app_id_disagree():
+    t = {}
+    for k in range(2):
+        s = Stream()
+        life(s, T0 + k, cpu=k)
+        thread(t, LOOM, PID, PID + k, s, cpus=2 if k == 0 else None, app_id=k + 1)
+    return t
+
+
+@hand('n_ovni_trace_tid_duplicate', 'a thread\'s stream and a copy of it (thread.4100.bak) in one '
+      'process: the same tid twice', errors=['OVNI-TRACE-TID-DUPLICATE'], ruling='ruling 7')
+def trace_tid_duplicate():
+    t = {}
+    s = Stream()
+    life(s, T0)
+    thread(t, LOOM, PID, PID, s, cpus=2)
+    put(t, stream_dir(LOOM, PID, PID) + '.bak', s, meta(tid=PID, pid=PID, loom=LOOM))
+    return t
+
+
+@hand('n_ovni_trace_loom_no_cpus', 'two looms, the second without ovni.loom_cpus in any of its '
+      'threads', errors=['OVNI-TRACE-LOOM-NO-CPUS'], ruling='ruling 7')
+def trace_loom_no_cpus():
+    t = {}
+    for k, loom in enumerate(('node1', 'node1', 'node2', 'node2')):
+        s = Stream()
+        life(s, T0 + k, cpu=k % 2)
+        thread(t, loom, 100, 100 + k, s, cpus=2 if k == 0 else None)
+    return t
+
+
+@hand('n_ovni_trace_cpu_phyid_two_indexes', 'two threads of a loom whose CPU lists give phyid 1 '
+      'the indexes 1 and 2', errors=['OVNI-TRACE-CPU-PHYID'], ruling='ruling 7')
+def trace_cpu_phyid_two_indexes():
+    t = {}
+    for k, cpus in enumerate(([(0, 0), (1, 1)], [(0, 0), (2, 1)])):
+        s = Stream()
+        life(s, T0 + k, cpu=0)
+        thread(t, LOOM, PID, PID + k, s, cpus=cpus)
+    return t
+
+
+@hand('n_ovni_trace_cpu_index_gap', 'a loom of two CPUs with the indexes 0 and 2 (1 is missing)',
+      errors=['OVNI-TRACE-CPU-INDEX'], ruling='ruling 7')
+def trace_cpu_index_gap():
+    return with_meta(cpus=[(0, 0), (2, 1)])
+
+
+def register(add):
+    for name, args, desc, expect in GEN:
+        add(name, lambda ctx, args=args: ctx.gen(args, 'ovni'),
+            'tracecheck gen ovni %s -o %s' % (args, name), 'generated', group='ovni', fmt='ovni',
+            ext=None, desc=desc, **expect)
+    for name, fn, desc, expect in HAND:
+        add(name, fn, 'conformance/tools/ovni_table.py: %s() with conformance/tools/ovnicase.py'
+            % fn.__name__, 'hand-made', group='ovni', fmt='ovni', ext=None, desc=desc, **expect)
+
