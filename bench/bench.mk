@@ -15,11 +15,15 @@ BENCH_HUGE ?= auto
 BENCH_SEED ?= 1
 LLVM_XRAY ?= llvm-xray
 
-.PHONY: bench bench-xray
-bench: bench-xray
+.PHONY: bench bench-xray bench-ovni
+bench: bench-xray bench-ovni
 
 bench-xray: $(TRACECHECK)
 	@TRACECHECK='$(TRACECHECK)' BENCH_DIR='$(BENCH_DIR)' LLVM_XRAY='$(LLVM_XRAY)' \
 	    BENCH_RUNS='$(BENCH_RUNS)' BENCH_SLOW_RUNS='$(BENCH_SLOW_RUNS)' \
 	    BENCH_LLVM_TIMEOUT='$(BENCH_LLVM_TIMEOUT)' BENCH_HUGE='$(BENCH_HUGE)' \
 	    BENCH_SEED='$(BENCH_SEED)' bench/xray.sh
+
+bench-ovni: $(TRACECHECK)
+	@TRACECHECK='$(TRACECHECK)' BENCH_DIR='$(BENCH_DIR)' BENCH_RUNS='$(BENCH_RUNS)' \
+	    BENCH_SLOW_RUNS='$(BENCH_SLOW_RUNS)' BENCH_SEED='$(BENCH_SEED)' bench/ovni.sh

@@ -33,7 +33,9 @@ typedef struct cli_paths {
     size_t count, cap;
 } cli_paths;
 
-int cli_expand_paths(cli_paths *out, char **args, int nargs);
+/* Expands directories into inputs (docs/design.md, "Inputs"); with
+ * dirs_are_traces (--format ovni) a named directory is one trace. */
+int cli_expand_paths(cli_paths *out, char **args, int nargs, int dirs_are_traces);
 void cli_paths_free(cli_paths *p);
 
 #endif

@@ -4,23 +4,28 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../generators/ovni/ovni_gen.h"
+#include "../generators/ovni/ovni_mutate.h"
 #include "../generators/xray/xray_gen.h"
 #include "../generators/xray/xray_mutate.h"
 #include "cli.h"
 
 static void help(void)
 {
-    puts("usage: tracecheck gen FORMAT [OPTIONS] -o FILE\n"
+    puts("usage: tracecheck gen FORMAT [OPTIONS] -o OUTPUT\n"
          "\n"
          "Synthesises a trace deterministically from a seed (same options, same bytes).\n"
          "With --violate RULE the trace breaks exactly that rule: tracecheck reports it\n"
          "and no other rule of error severity.\n"
          "\n"
-         "  -o, --output FILE      where to write (- for standard output)\n"
+         "  -o, --output OUTPUT    where to write: a file (- for standard output), or for\n"
+         "                         ovni a directory (created; it must be empty)\n"
          "      --seed N           the seed (default 1)\n"
          "      --size BYTES       about how large (default 64K; K, M, G suffixes)\n"
          "      --violate RULE     break this rule (see --list-mutators)\n"
-         "      --list-mutators    the rules --violate can break, and how\n"
+         "      --list-mutators    the rules --violate can break, and how (for FORMAT when\n"
+         "                         one is named)\n"
+         "      --big-endian       write big-endian streams\n"
          "  -h, --help             this help\n"
          "\n"
          "xray:\n"
@@ -28,15 +33,21 @@ static void help(void)
          "                         in which the --violate rule exists)\n"
          "      --threads T        threads whose buffers interleave (default 4)\n"
          "      --buffer-size B    per-thread buffer size in the header (default 16384)\n"
-         "      --big-endian       write a big-endian trace (the FDR document's MSB-first\n"
-         "                         layout; LLVM's reader does not read these)\n"
+         "      --big-endian       the FDR document's MSB-first layout (LLVM's reader does\n"
+         "                         not read these)\n"
          "      --noisy-padding    version 1: random bytes after EndOfBuffer (never read;\n"
          "                         LLVM's reader parses them and fails) instead of zeros\n"
          "\n"
-         "FORMAT: xray (the other formats follow).");
+         "ovni (a trace directory in libovni's layout, loom.L/proc.P/thread.T/):\n"
+         "      --looms L          looms (machines), 1 to 64 (default 2)\n"
+         "      --procs P          processes per loom, 1 to 256 (default 2)\n"
+         "      --threads T        threads per process, 1 to 1024 (default 2)\n"
+         "                         --size is the bytes of all stream.obs files together\n"
+         "\n"
+         "FORMAT: xray or ovni (the other formats follow).");
 }
 
-static int list_mutators(void)
+static void list_xray(void)
 {
     for (size_t i = 0; i < xray_mutator_count(); i++) {
         const xray_mutator *m = xray_mutator_at(i);
@@ -46,6 +57,87 @@ static int list_mutators(void)
             if (m->versions & XRAY_VERSION_BIT(v))
                 n += (size_t)snprintf(versions + n, sizeof versions - n, "%s%u", n ? "," : "v", v);
         printf("%-34s %-12s %s\n", tc_rules[m->rule].id, versions, m->how);
+    }
+}
+
+static void list_ovni(void)
+{
+    for (size_t i = 0; i < ovni_mutator_count(); i++) {
+        const ovni_mutator *m = ovni_mutator_at(i);
+        /* What it changes: a stream's events, its metadata, or the trace. */
+        const char *what = m->header || m->event || m->end ? "stream.obs"
+                           : m->meta || m->json           ? "stream.json"
+                                                          : "trace";
+        printf("%-34s %-12s %s\n", tc_rules[m->rule].id, what, m->how);
+    }
+}
+
+typedef struct gen_opts {
+    const char *output;
+    int violate;
+    int big_endian;
+    uint64_t seed, size;
+    int seed_set, size_set;
+    unsigned threads, looms, procs; /* 0: the format's default */
+    unsigned version;
+    uint64_t buffer_size;
+    int noisy_padding;
+    int xray_only, ovni_only;       /* an option only one format takes, for messages */
+} gen_opts;
+
+static int gen_xray(const gen_opts *g)
+{
+    if (g->ovni_only)
+        return cli_usage_error("gen", "--looms and --procs are ovni options");
+    if (g->violate >= 0 && strcmp(tc_rules[g->violate].family, "XRAY") != 0)
+        return cli_usage_error("gen", "%s is not an XRay rule", tc_rules[g->violate].id);
+    xray_gen_params p = {.seed = g->seed, .size = g->size, .version = g->version,
+                         .threads = g->threads ? g->threads : 4, .buffer_size = g->buffer_size,
+                         .big_endian = g->big_endian, .noisy_padding = g->noisy_padding};
+    if (!p.version)
+        p.version = xray_default_version(g->violate);
+    FILE *out = stdout;
+    if (strcmp(g->output, "-") != 0 && !(out = fopen(g->output, "wb"))) {
+        perror(g->output);
+        return EXIT_TROUBLE;
+    }
+    if (out == stdout && isatty(STDOUT_FILENO))
+        return cli_usage_error("gen", "not writing a binary trace to a terminal");
+    char err[256];
+    xray_sink sink = {out, NULL};
+    int rc = xray_generate(&p, g->violate, NULL, sink, NULL, err, sizeof err);
+    if (out != stdout && fclose(out) != 0 && rc == 0) {
+        perror(g->output);
+        return EXIT_TROUBLE;
+    }
+    if (rc != 0) {
+        fprintf(stderr, "tracecheck gen: %s\n", err);
+        if (out != stdout)
+            remove(g->output);
+        return EXIT_TROUBLE;
+    }
+    return 0;
+}
+
+static int gen_ovni(const gen_opts *g)
+{
+    if (g->xray_only)
+        return cli_usage_error("gen", "--version, --buffer-size and --noisy-padding are xray "
+                                      "options");
+    if (g->violate >= 0 && !ovni_mutator_for((tc_rule_id)g->violate))
+        return cli_usage_error("gen", "%s is not a rule an ovni trace can break (see "
+                                      "'tracecheck gen ovni --list-mutators')",
+                               tc_rules[g->violate].id);
+    if (!strcmp(g->output, "-"))
+        return cli_usage_error("gen", "an ovni trace is a directory: name it with -o DIR");
+    ovni_gen_params p = {.seed = g->seed, .size = g->size, .looms = g->looms ? g->looms : 2,
+                         .procs = g->procs ? g->procs : 2, .threads = g->threads ? g->threads : 2,
+                         .big_endian = g->big_endian};
+    char err[300];
+    ovni_sink sink = {g->output, NULL};
+    if (ovni_generate(&p, g->violate, NULL, sink, NULL, err, sizeof err) != 0) {
+        fprintf(stderr, "tracecheck gen: %s\n", err);
+        return EXIT_TROUBLE;
     }
     return 0;
 }
@@ -60,92 +152,89 @@ int cmd_gen(int argc, char **argv)
         {"list-mutators", no_argument, NULL, 'l'},
         {"version", required_argument, NULL, 'V'},
         {"threads", required_argument, NULL, 't'},
+        {"looms", required_argument, NULL, 'L'},
+        {"procs", required_argument, NULL, 'P'},
         {"buffer-size", required_argument, NULL, 'b'},
         {"big-endian", no_argument, NULL, 'B'},
         {"noisy-padding", no_argument, NULL, 'N'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    xray_gen_params p = {.seed = 1, .size = 64 << 10, .threads = 4};
-    const char *output = NULL;
-    int violate = -1, c;
+    gen_opts g = {.violate = -1, .seed = 1, .size = 64 << 10};
+    int list = 0, c;
     unsigned long long n;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
         switch (c) {
-        case 'o': output = optarg; break;
+        case 'o': g.output = optarg; break;
         case 's':
             if (cli_parse_size(optarg, &n) != 0)
                 return cli_usage_error("gen", "--seed needs a number");
-            p.seed = n;
+            g.seed = n;
             break;
         case 'z':
             if (cli_parse_size(optarg, &n) != 0)
                 return cli_usage_error("gen", "--size needs a number of bytes (K, M, G suffixes)");
-            p.size = n;
+            g.size = n;
             break;
         case 'v': {
             const tc_rule_info *r = tc_rule_find(optarg);
             if (!r)
                 return cli_usage_error("gen", "no rule '%s' ('tracecheck rules' lists them)", optarg);
-            violate = (int)tc_rule_index(r);
+            g.violate = (int)tc_rule_index(r);
             break;
         }
-        case 'l': return list_mutators();
+        case 'l': list = 1; break;
         case 'V':
             if (cli_parse_size(optarg, &n) != 0 || n < 1 || n > 5)
                 return cli_usage_error("gen", "--version takes 1 to 5");
-            p.version = (unsigned)n;
+            g.version = (unsigned)n;
+            g.xray_only = 1;
             break;
         case 't':
             if (cli_parse_size(optarg, &n) != 0 || n < 1 || n > 65536)
                 return cli_usage_error("gen", "--threads takes 1 to 65536");
-            p.threads = (unsigned)n;
+            g.threads = (unsigned)n;
+            break;
+        case 'L':
+        case 'P':
+            if (cli_parse_size(optarg, &n) != 0 || n < 1 || n > 65536)
+                return cli_usage_error("gen", "--%s takes a number from 1", c == 'L' ? "looms"
+                                                                                     : "procs");
+            *(c == 'L' ? &g.looms : &g.procs) = (unsigned)n;
+            g.ovni_only = 1;
             break;
         case 'b':
             if (cli_parse_size(optarg, &n) != 0)
                 return cli_usage_error("gen", "--buffer-size needs a number of bytes");
-            p.buffer_size = n;
+            g.buffer_size = n;
+            g.xray_only = 1;
             break;
-        case 'B': p.big_endian = 1; break;
-        case 'N': p.noisy_padding = 1; break;
+        case 'B': g.big_endian = 1; break;
+        case 'N':
+            g.noisy_padding = 1;
+            g.xray_only = 1;
+            break;
         case 'h': help(); return 0;
         default: return cli_usage_error("gen", "bad option");
         }
     }
+    tc_format f = TC_FORMAT__COUNT;
+    if (optind == argc - 1 && (f = cli_parse_format(argv[optind], 0)) == TC_FORMAT__COUNT)
+        return EXIT_TROUBLE;
+    if (list) {
+        if (f == TC_FORMAT__COUNT || f == TC_FORMAT_XRAY)
+            list_xray();
+        if (f == TC_FORMAT__COUNT || f == TC_FORMAT_OVNI)
+            list_ovni();
+        return 0;
+    }
     if (optind != argc - 1)
-        return cli_usage_error("gen", "name one format (xray)");
-    tc_format f = cli_parse_format(argv[optind], 0);
-    if (f == TC_FORMAT__COUNT)
-        return EXIT_TROUBLE;
-    if (f != TC_FORMAT_XRAY)
+        return cli_usage_error("gen", "name one format (xray or ovni)");
+    if (f != TC_FORMAT_XRAY && f != TC_FORMAT_OVNI)
         return cli_usage_error("gen", "no generator for %s yet", tc_format_name(f));
-    if (violate >= 0 && strcmp(tc_rules[violate].family, "XRAY") != 0)
-        return cli_usage_error("gen", "%s is not an XRay rule", tc_rules[violate].id);
-    if (!p.version)
-        p.version = xray_default_version(violate);
-    if (!output)
-        return cli_usage_error("gen", "name the output with -o FILE (- for standard output)");
-
-    FILE *out = stdout;
-    if (strcmp(output, "-") != 0 && !(out = fopen(output, "wb"))) {
-        perror(output);
-        return EXIT_TROUBLE;
-    }
-    if (out == stdout && isatty(STDOUT_FILENO))
-        return cli_usage_error("gen", "not writing a binary trace to a terminal");
-    char err[256];
-    xray_sink sink = {out, NULL};
-    int rc = xray_generate(&p, violate, NULL, sink, NULL, err, sizeof err);
-    if (out != stdout && fclose(out) != 0 && rc == 0) {
-        perror(output);
-        return EXIT_TROUBLE;
-    }
-    if (rc != 0) {
-        fprintf(stderr, "tracecheck gen: %s\n", err);
-        if (out != stdout)
-            remove(output);
-        return EXIT_TROUBLE;
-    }
-    return 0;
+    if (!g.output)
+        return cli_usage_error("gen", "name the output with -o %s",
+                               f == TC_FORMAT_OVNI ? "DIR" : "FILE (- for standard output)");
+    return f == TC_FORMAT_OVNI ? gen_ovni(&g) : gen_xray(&g);
 }

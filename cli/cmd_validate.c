@@ -33,7 +33,9 @@ static void help(void)
          "  -h, --help           this help\n"
          "\n"
          "PATH is a file, - for standard input, or a directory: an ovni trace when a\n"
-         "stream.json lies below it, else searched recursively for inputs.\n"
+         "stream.json lies below it, when it holds loom.* directories or is named ovni,\n"
+         "or with --format ovni; else it is searched recursively for inputs (files and\n"
+         "such traces), and finding none is an error.\n"
          "gzip, bzip2 and zstd inputs are decompressed on the fly.\n"
          "Exit status: 0 every input valid (warnings allowed), 1 at least one\n"
          "error-severity finding, 2 usage or I/O error.\n"
@@ -120,7 +122,7 @@ int cmd_validate(int argc, char **argv)
     opt.user = w;
 
     cli_paths paths = {0};
-    int status = cli_expand_paths(&paths, argv + optind, argc - optind) ? EXIT_TROUBLE : EXIT_VALID;
+    int status = cli_expand_paths(&paths, argv + optind, argc - optind, opt.format == TC_FORMAT_OVNI) ? EXIT_TROUBLE : EXIT_VALID;
     tc_report_totals totals = {0};
     cli_progress progress;
     cli_progress_init(&progress);

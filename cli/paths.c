@@ -30,19 +30,11 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* libovni's layout: a trace named "ovni", or a directory of loom.* streams. */
+/* Found by a search: an ovni trace with at least one stream. */
 static int looks_like_trace(const char *dir, const char *name)
 {
-    if (!strcmp(name, "ovni"))
-        return tc_ovni_is_trace_dir(dir);
-    DIR *d = opendir(dir);
-    int yes = 0;
-    struct dirent *e;
-    while (d && !yes && (e = readdir(d)) != NULL)
-        yes = !strncmp(e->d_name, "loom.", 5);
-    if (d)
-        closedir(d);
-    return yes && tc_ovni_is_trace_dir(dir);
+    (void)name;
+    return tc_ovni_has_layout(dir) && tc_ovni_is_trace_dir(dir);
 }
 
 static int walk(cli_paths *p, const char *dir, int depth)
@@ -85,16 +77,27 @@ static int walk(cli_paths *p, const char *dir, int depth)
     return rc;
 }
 
-int cli_expand_paths(cli_paths *out, char **args, int nargs)
+int cli_expand_paths(cli_paths *out, char **args, int nargs, int dirs_are_traces)
 {
     int rc = 0;
     for (int i = 0; i < nargs; i++) {
         struct stat st;
         int dir = strcmp(args[i], "-") != 0 && stat(args[i], &st) == 0 && S_ISDIR(st.st_mode);
-        if (dir && !tc_ovni_is_trace_dir(args[i]))
-            rc |= walk(out, args[i], 0);
-        else
+        /* A directory named on the command line is one trace when it has
+         * streams, the ovni layout (an empty trace is then reported as such)
+         * or --format ovni says so; otherwise it is searched. */
+        if (!dir || dirs_are_traces || tc_ovni_is_trace_dir(args[i]) ||
+            tc_ovni_has_layout(args[i])) {
             rc |= push(out, args[i]); /* files, "-", and names that fail later with a reason */
+            continue;
+        }
+        size_t before = out->count;
+        rc |= walk(out, args[i], 0);
+        if (out->count == before && rc == 0) {
+            fprintf(stderr, "tracecheck: %s: no input found in this directory (no file, and no "
+                            "ovni trace with a stream.json)\n", args[i]);
+            rc = -1;
+        }
     }
     return rc;
 }

@@ -9,24 +9,37 @@
 #   make fuzz-build        every harness for every engine
 #   make fuzz-docs         regenerate the allow-list table in docs/fuzzing.md
 #
-# make check runs check-fuzz-regress (every harness replays corpus/xray and
-# corpus/regressions), check-fuzz-smoke (SMOKE_SECONDS of libFuzzer per
-# harness), check-fuzz-afl (AFL_SMOKE_SECONDS of AFL++ on xray_parse) and
-# check-fuzz-docs.
+# make check runs check-fuzz-regress (every harness replays its seed corpus
+# and corpus/regressions), check-fuzz-smoke (SMOKE_SECONDS of libFuzzer per
+# harness), check-fuzz-afl (AFL_SMOKE_SECONDS of AFL++ on xray_parse, and on
+# ovni_stream with its custom mutator library) and check-fuzz-docs (the
+# allow-list tables of docs/fuzzing.md).
 
-FUZZ_C_TARGETS := xray_parse xray_roundtrip
+FUZZ_C_TARGETS := xray_parse xray_roundtrip ovni_stream ovni_meta json_tokens ovni_roundtrip
 FUZZ_CXX_TARGETS := xray_differential
 FUZZ_TARGETS := $(FUZZ_C_TARGETS) $(FUZZ_CXX_TARGETS)
 FUZZ_ENGINES := libfuzzer afl regress
 
 FUZZ_OUT := $(BUILD)/fuzz
 FUZZ_LIB_SRCS := $(filter parsers/% generators/%,$(LIB_SRCS))
-FUZZ_HELPER_SRCS := fuzz/fuzz_xray.c
+FUZZ_HELPER_SRCS := fuzz/fuzz_xray.c fuzz/ovni_run.c fuzz/ovni_mutator.c
 FUZZ_SEEDS := corpus/xray
 FUZZ_REGRESSIONS := corpus/regressions
 FUZZ_DICT := fuzz/dict/xray.dict
-# The round trip reads its input as a stream of choices: no dictionary.
-fuzz_dict = $(if $(filter xray_roundtrip,$(1)),-,$(FUZZ_DICT))
+# Seeds and dictionaries per harness (FUZZ_SEEDS and FUZZ_DICT otherwise).
+FUZZ_SEEDS_ovni_stream := corpus/ovni/stream
+FUZZ_SEEDS_ovni_meta := corpus/ovni/meta
+FUZZ_SEEDS_ovni_roundtrip := corpus/ovni/roundtrip
+FUZZ_SEEDS_json_tokens := corpus/json corpus/ovni/meta
+FUZZ_DICT_ovni_stream := fuzz/dict/ovni_stream.dict
+FUZZ_DICT_ovni_meta := fuzz/dict/ovni_meta.dict
+FUZZ_DICT_json_tokens := fuzz/dict/json.dict
+fuzz_seeds = $(or $(FUZZ_SEEDS_$(1)),$(FUZZ_SEEDS))
+# The round trips read their input as a stream of choices: no dictionary.
+fuzz_dict = $(if $(filter xray_roundtrip ovni_roundtrip,$(1)),-,$(or $(FUZZ_DICT_$(1)),$(FUZZ_DICT)))
+# AFL++ custom mutator libraries (AFL_CUSTOM_MUTATOR_LIBRARY), per harness.
+FUZZ_AFL_MUTATOR_ovni_stream := $(FUZZ_OUT)/afl/ovni_stream-mutator.so
+fuzz_afl_env = $(if $(FUZZ_AFL_MUTATOR_$(1)),AFL_CUSTOM_MUTATOR_LIBRARY=$(abspath $(FUZZ_AFL_MUTATOR_$(1))))
 
 SMOKE_SECONDS ?= 15
 AFL_SMOKE_SECONDS ?= 5
@@ -113,7 +126,7 @@ $(foreach e,$(FUZZ_ENGINES) aflcmplog,$(foreach t,$(FUZZ_CXX_TARGETS),\
 .PHONY: fuzz-build fuzz-build-libfuzzer fuzz-build-afl fuzz-build-regress
 fuzz-build: fuzz-build-libfuzzer fuzz-build-afl fuzz-build-regress
 fuzz-build-libfuzzer: $(FUZZ_TARGETS:%=$(FUZZ_OUT)/libfuzzer/%)
-fuzz-build-afl: $(FUZZ_TARGETS:%=$(FUZZ_OUT)/afl/%)
+fuzz-build-afl: $(FUZZ_TARGETS:%=$(FUZZ_OUT)/afl/%) $(FUZZ_AFL_MUTATOR_ovni_stream)
 fuzz-build-regress: $(FUZZ_TARGETS:%=$(FUZZ_OUT)/regress/%)
 
 # ---- campaigns ----
@@ -131,12 +144,13 @@ fuzz-seed-corpus:
 	    echo "make fuzz: TARGET is one of: $(FUZZ_TARGETS)" >&2; exit 2; fi
 	@mkdir -p $(FUZZ_CORPUS)
 	@if [ -z "$$(ls -A $(FUZZ_CORPUS))" ]; then \
-	    find $(FUZZ_SEEDS) $(FUZZ_REGRESSIONS) -type f ! -name '*.md' ! -name '*.note' \
+	    find $(call fuzz_seeds,$(TARGET)) $(FUZZ_REGRESSIONS) -type f ! -name '*.md' ! -name '*.note' \
 	        ! -name '.*' -exec cp {} $(FUZZ_CORPUS)/ \; ; fi
 
 ifeq ($(ENGINE),afl)
-fuzz: fuzz-seed-corpus $(FUZZ_OUT)/afl/$(TARGET) $(FUZZ_OUT)/aflcmplog/$(TARGET)
-	fuzz/afl-run.sh $(FUZZ_OUT)/afl/$(TARGET) $(SECONDS) $(FUZZ_CORPUS) \
+fuzz: fuzz-seed-corpus $(FUZZ_OUT)/afl/$(TARGET) $(FUZZ_OUT)/aflcmplog/$(TARGET) \
+    $(FUZZ_AFL_MUTATOR_$(TARGET))
+	$(call fuzz_afl_env,$(TARGET)) fuzz/afl-run.sh $(FUZZ_OUT)/afl/$(TARGET) $(SECONDS) $(FUZZ_CORPUS) \
 	    $(FUZZ_OUT)/afl-out/$(TARGET) $(JOBS) $(call fuzz_dict,$(TARGET)) \
 	    $(FUZZ_OUT)/aflcmplog/$(TARGET)
 else ifeq ($(ENGINE),libfuzzer)
@@ -156,7 +170,7 @@ check-fuzz: check-fuzz-regress check-fuzz-smoke check-fuzz-afl check-fuzz-docs
 # Every harness replays every input that ever mattered.
 check-fuzz-regress: $(FUZZ_TARGETS:%=check-fuzz-regress-%)
 check-fuzz-regress-%: $(FUZZ_OUT)/regress/%
-	@$< $(FUZZ_SEEDS) $(FUZZ_REGRESSIONS)
+	@$< $(call fuzz_seeds,$*) $(FUZZ_REGRESSIONS)
 
 # A bounded libFuzzer run per harness, from the seed corpus, in a scratch
 # corpus (corpus/ is never written).
@@ -164,12 +178,14 @@ check-fuzz-smoke: $(FUZZ_TARGETS:%=check-fuzz-smoke-%)
 check-fuzz-smoke-%: $(FUZZ_OUT)/libfuzzer/%
 	@rm -rf $(FUZZ_OUT)/smoke/$*
 	@fuzz/libfuzzer-run.sh $< $(SMOKE_SECONDS) $(FUZZ_OUT)/smoke/$*/corpus \
-	    $(FUZZ_OUT)/smoke/$*/artifacts 1 $(call fuzz_dict,$*) $(FUZZ_SEEDS) $(FUZZ_REGRESSIONS)
+	    $(FUZZ_OUT)/smoke/$*/artifacts 1 $(call fuzz_dict,$*) $(call fuzz_seeds,$*) \
+	    $(FUZZ_REGRESSIONS)
 
 # A few seconds of AFL++ on one persistent-mode build: the AFL builds work.
 check-fuzz-afl: $(FUZZ_OUT)/afl/$(AFL_SMOKE_TARGET)
 	@rm -rf $(FUZZ_OUT)/afl-smoke && mkdir -p $(FUZZ_OUT)/afl-smoke/seeds
-	@find $(FUZZ_SEEDS) -type f ! -name '.*' -exec cp {} $(FUZZ_OUT)/afl-smoke/seeds/ \;
+	@find $(call fuzz_seeds,$(AFL_SMOKE_TARGET)) -type f ! -name '.*' \
+	    -exec cp {} $(FUZZ_OUT)/afl-smoke/seeds/ \;
 	@fuzz/afl-run.sh $< $(AFL_SMOKE_SECONDS) $(FUZZ_OUT)/afl-smoke/seeds \
 	    $(FUZZ_OUT)/afl-smoke/out 1 $(call fuzz_dict,$(AFL_SMOKE_TARGET))
 
@@ -198,3 +214,55 @@ check-fuzz-docs: $(FUZZ_OUT)/allowlist_doc
 	@echo "fuzz: docs/fuzzing.md's allow-list matches fuzz/xray_llvm_allowlist.h"
 
 CHECK_TARGETS += check-fuzz-regress check-fuzz-smoke check-fuzz-afl check-fuzz-docs
+
+# ---- ovni and JSON (docs/fuzzing.md) ----
+
+# The ovni stream mutator as AFL++ loads it: a plain shared object (it runs
+# inside afl-fuzz, so neither instrumented nor sanitized).
+$(FUZZ_OUT)/afl/ovni_stream-mutator.so: fuzz/ovni_afl_mutator.c fuzz/ovni_mutator.c \
+    fuzz/ovni_mutator.h
+	@mkdir -p $(@D)
+	$(call say,LD,$@)
+	$(Q)$(FUZZ_CC) -std=c11 $(WARNINGS) -O2 -g -fPIC -shared -o $@ \
+	    fuzz/ovni_afl_mutator.c fuzz/ovni_mutator.c
+
+# A few seconds of AFL++ on ovni_stream with its custom mutator: the library
+# loads, and its mutations run the harness without a failure.
+check-fuzz-afl-ovni: $(FUZZ_OUT)/afl/ovni_stream $(FUZZ_AFL_MUTATOR_ovni_stream)
+	@rm -rf $(FUZZ_OUT)/afl-smoke-ovni && mkdir -p $(FUZZ_OUT)/afl-smoke-ovni/seeds
+	@find $(call fuzz_seeds,ovni_stream) -type f ! -name '.*' \
+	    -exec cp {} $(FUZZ_OUT)/afl-smoke-ovni/seeds/ \;
+	@$(call fuzz_afl_env,ovni_stream) fuzz/afl-run.sh $< $(AFL_SMOKE_SECONDS) \
+	    $(FUZZ_OUT)/afl-smoke-ovni/seeds $(FUZZ_OUT)/afl-smoke-ovni/out 1 \
+	    $(call fuzz_dict,ovni_stream)
+	@grep -q "Loading custom mutator library" $(FUZZ_OUT)/afl-smoke-ovni/out/main.log || \
+	    { echo "fuzz: afl-fuzz did not load $(FUZZ_AFL_MUTATOR_ovni_stream)" >&2; exit 1; }
+
+# docs/fuzzing.md's table of differences from cJSON is generated from
+# fuzz/json_cjson_allowlist.h, as the XRay one is from its header.
+$(FUZZ_OUT)/json_allowlist_doc: fuzz/json_allowlist_doc.c fuzz/json_cjson_allowlist.h
+	@mkdir -p $(@D)
+	$(call say,LD,$@)
+	$(Q)$(FUZZ_CC) -std=c11 $(WARNINGS) -o $@ $<
+
+fuzz_json_doc_splice = awk -v table=$(1) ' \
+    /<!-- json-allowlist:begin -->/ { print; while ((getline line < table) > 0) print line; skip = 1; next } \
+    /<!-- json-allowlist:end -->/ { skip = 0 } !skip' $(FUZZ_DOC)
+
+.PHONY: fuzz-docs-json check-fuzz-docs-json check-fuzz-afl-ovni
+fuzz-docs: fuzz-docs-json
+fuzz-docs-json: $(FUZZ_OUT)/json_allowlist_doc
+	@$< > $(FUZZ_OUT)/json_allowlist.md
+	@$(call fuzz_json_doc_splice,$(FUZZ_OUT)/json_allowlist.md) > $(FUZZ_OUT)/fuzzing.md.json
+	@mv $(FUZZ_OUT)/fuzzing.md.json $(FUZZ_DOC)
+	@echo "fuzz-docs: $(FUZZ_DOC) updated (cJSON differences)"
+
+check-fuzz-docs-json: $(FUZZ_OUT)/json_allowlist_doc
+	@$< > $(FUZZ_OUT)/json_allowlist.md
+	@$(call fuzz_json_doc_splice,$(FUZZ_OUT)/json_allowlist.md) | cmp -s - $(FUZZ_DOC) || \
+	    { echo "$(FUZZ_DOC): the cJSON table differs from fuzz/json_cjson_allowlist.h;" \
+	        "run 'make fuzz-docs'" >&2; exit 1; }
+	@echo "fuzz: docs/fuzzing.md's cJSON table matches fuzz/json_cjson_allowlist.h"
+
+check-fuzz: check-fuzz-afl-ovni check-fuzz-docs-json
+CHECK_TARGETS += check-fuzz-afl-ovni check-fuzz-docs-json

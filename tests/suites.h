@@ -17,5 +17,15 @@ void register_generator_suite(void);   /* test_generator.c */
 void register_mutator_suite(void);     /* test_mutators.c */
 void register_report_suite(void);      /* test_reports.c */
 void register_docs_suite(void);        /* test_docs.c */
+void register_json_syntax_suite(void); /* test_json_syntax.c */
+void register_json_values_suite(void); /* test_json_values.c */
+void register_json_stream_suite(void); /* test_json_stream.c */
+void register_ovni_stream_suite(void); /* test_ovni_stream.c */
+void register_ovni_meta_suite(void);   /* test_ovni_meta.c */
+void register_ovni_model_suite(void);  /* test_ovni_model.c */
+void register_ovni_trace_suite(void);  /* test_ovni_trace.c */
+void register_ovni_dump_suite(void);   /* test_ovni_dump.c */
+void register_ovni_paths_suite(void);  /* test_ovni_paths.c */
+void register_ovni_generator_suite(void); /* test_ovni_generator.c */
 
 #endif

@@ -379,7 +379,7 @@ static void test_loom(void)
     static const struct {
         const char *value, *needle;
     } bad[] = {
-        {"\"\"", "ovni.loom is \"\"; a loom name is not empty and has no '/'"},
+        {"\"\"", "ovni.loom is \"\"; a loom name is a directory name: not empty, no '/' and no NUL"},
         {"\"a/b\"", "ovni.loom is \"a/b\""},
         {"\"/\"", "ovni.loom is \"/\""},
         {"\"node\\/1\"", "ovni.loom is \"node/1\""},

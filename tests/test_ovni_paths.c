@@ -22,7 +22,7 @@ static const char *expand(const char *root, char **args, int nargs)
 {
     static char buf[4096];
     cli_paths p = {0};
-    int rc = cli_expand_paths(&p, args, nargs);
+    int rc = cli_expand_paths(&p, args, nargs, 0);
     CHECK(rc == 0, "cli_expand_paths returned %d", rc);
     size_t h = 0, rl = strlen(root);
     buf[0] = '\0';
@@ -87,7 +87,7 @@ static void test_walk_files(void)
     td_write(root, "a/stream.obs", "ovni\1\0\0\0", 8); /* a lone stream file */
     td_write(root, ".hidden/x.xray", "x", 1);
     td_write(root, "a/.dot", "x", 1);
-    td_mkdir(root, "loom.x/proc.1"); /* loom.* but no streams: searched, empty */
+    td_mkdir(root, "e/loom.x/proc.1"); /* found by a search, loom.* but no streams: searched */
     td_write(root, "c/loom.y/notes", "n", 1);
     EXPECT_INPUTS(expand1(root, NULL), "a/stream.obs a/z.obs b.xray c/loom.y/notes");
     free(root);
@@ -141,7 +141,7 @@ static void test_inputs_check(void)
     td_write(root, "x/stream.obs", "ovni\1\0\0\0", 8);
     cli_paths p = {0};
     char *args[] = {root};
-    CU_ASSERT_EQUAL(cli_expand_paths(&p, args, 1), 0);
+    CU_ASSERT_EQUAL(cli_expand_paths(&p, args, 1, 0), 0);
     CU_ASSERT_EQUAL(p.count, 1);
     ot_result r = {0};
     if (p.count == 1) {
@@ -154,7 +154,43 @@ static void test_inputs_check(void)
     free(root);
 }
 
+/* A named directory with libovni's layout but no stream is one (empty)
+ * trace, so OVNI-TRACE-EMPTY is reported; a named directory in which a
+ * search finds nothing is an error, not a silent success. */
+static void test_empty_named(void)
+{
+    char *root = td_new("empty");
+    td_mkdir(root, "t/loom.a/proc.1");
+    td_mkdir(root, "bare/sub");
+    char *layout = td_path(root, "t"), *b1 = td_path(root, "bare");
+
+    cli_paths p = {0};
+    char *args[] = {layout};
+    CU_ASSERT_EQUAL(cli_expand_paths(&p, args, 1, 0), 0);
+    CU_ASSERT_EQUAL(p.count, 1);
+    ot_result r = {0};
+    if (p.count == 1) {
+        ot_check_path(p.items[0], NULL, &r);
+        CHECK(r.sum.format == TC_FORMAT_OVNI && r.status == 1, "empty trace:%s", ot_describe(&r));
+        OT_RULES(&r, "OVNI-TRACE-EMPTY");
+    }
+    cli_paths_free(&p);
+    ot_free(&r);
+
+    char *bargs[] = {b1};
+    CU_ASSERT_NOT_EQUAL(cli_expand_paths(&p, bargs, 1, 0), 0); /* nothing found */
+    CU_ASSERT_EQUAL(p.count, 0);
+    cli_paths_free(&p);
+    CU_ASSERT_EQUAL(cli_expand_paths(&p, bargs, 1, 1), 0); /* --format ovni: one trace */
+    CU_ASSERT_EQUAL(p.count, 1);
+    cli_paths_free(&p);
+    free(layout);
+    free(b1);
+    free(root);
+}
+
 static const tu_test tests[] = {
+    {"an empty trace, and a directory with nothing in it", test_empty_named},
     {"a named directory with streams is one trace", test_named_trace},
     {"a search: files, sorted, hidden left out", test_walk_files},
     {"a search: ovni/ and loom.* directories", test_walk_traces},

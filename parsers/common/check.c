@@ -96,9 +96,9 @@ static int check_dir(const char *path, const tc_check_opts *c, tc_summary *out, 
         snprintf(err, errlen, "is a directory (a %s input is a file)", tc_format_name(opt->format));
         return 2;
     }
-    if (opt->format == TC_FORMAT_AUTO && !tc_ovni_is_trace_dir(path)) {
-        snprintf(err, errlen, "is a directory with no stream.json below it, so no ovni trace "
-                              "(name its files, or use --format ovni)");
+    if (opt->format == TC_FORMAT_AUTO && !tc_ovni_is_trace_dir(path) && !tc_ovni_has_layout(path)) {
+        snprintf(err, errlen, "is a directory with no stream.json below it and no loom.* "
+                              "directory, so no ovni trace (name its files, or use --format ovni)");
         return 2;
     }
     tc_diag_sink d;

@@ -154,6 +154,23 @@ static int has_json_below(const char *dir, int depth)
 
 int tc_ovni_is_trace_dir(const char *dir) { return has_json_below(dir, 0); }
 
+int tc_ovni_has_layout(const char *dir)
+{
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    if (n >= 4 && !strncmp(dir + n - 4, "ovni", 4) && (n == 4 || dir[n - 5] == '/'))
+        return 1;
+    DIR *d = opendir(dir);
+    int yes = 0;
+    struct dirent *e;
+    while (d && !yes && (e = readdir(d)) != NULL)
+        yes = !strncmp(e->d_name, "loom.", 5);
+    if (d)
+        closedir(d);
+    return yes;
+}
+
 static int by_rel(const void *a, const void *b)
 {
     return strcmp(((const tc_ovni_stream_file *)a)->rel, ((const tc_ovni_stream_file *)b)->rel);

@@ -28,4 +28,8 @@ void tc_ovni_parse_file(tc_reader *r, const struct tc_parse_ctx *ctx);
 /* Whether dir holds a stream.json anywhere below (to depth 16). */
 int tc_ovni_is_trace_dir(const char *dir);
 
+/* Whether dir has libovni's layout: it is named "ovni" or holds loom.*
+ * directories. Such a directory is a trace even with no stream in it. */
+int tc_ovni_has_layout(const char *dir);
+
 #endif

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# ovni benchmark (make bench): throughput and peak memory of tracecheck on
+# large ovni traces, against `cat` of the same stream files as the baseline.
+# Figures only: nothing here fails because a figure misses its target. See
+# docs/benchmarks.md.
+#
+#   bench/ovni.sh
+#
+# Environment (make bench sets the first two):
+#   TRACECHECK          the release tracecheck binary               (required)
+#   BENCH_DIR           where the traces are cached                 (required)
+#   BENCH_RUNS          runs of each fast measurement               (5)
+#   BENCH_SLOW_RUNS     runs of tracecheck dump                     (2)
+#   BENCH_SEED          generator seed                              (1)
+#
+# Traces are generated once (tracecheck gen ovni) and kept in BENCH_DIR;
+# delete BENCH_DIR to regenerate them.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+: "${TRACECHECK:?set TRACECHECK to the tracecheck binary}"
+: "${BENCH_DIR:?set BENCH_DIR to a directory for the benchmark traces}"
+RUNS=${BENCH_RUNS:-5}
+SLOW_RUNS=${BENCH_SLOW_RUNS:-2}
+SEED=${BENCH_SEED:-1}
+
+# Targets (see docs/benchmarks.md).
+TARGET_GBPS=1.0
+RSS_FLAT_MIB=2 # peak RSS "independent of length": spread across lengths at most this
+
+MIB=$((1 << 20))
+GIB=$((1 << 30))
+
+for n in RUNS SLOW_RUNS; do
+    [[ ${!n} =~ ^[1-9][0-9]*$ ]] || die "$n must be a positive integer, not '${!n}'"
+done
+[ -x "$TRACECHECK" ] || die "$TRACECHECK is missing or not executable (run make first)"
+[ -x /usr/bin/time ] || die "/usr/bin/time is missing (Debian package time; run 'make deps')"
+
+mkdir -p "$BENCH_DIR"
+BENCH_DIR=$(cd "$BENCH_DIR" && pwd)
+LOG_DIR=$BENCH_DIR/logs
+mkdir -p "$LOG_DIR"
+
+# gen NAME SIZE LOOMS PROCS THREADS: BENCH_DIR/NAME, a trace directory whose
+# streams hold about SIZE bytes together.
+gen() {
+    local dir=$BENCH_DIR/$1
+    if [ ! -d "$dir" ]; then
+        echo "bench: generating $1 ($(human "$2"), $3 x $4 x $5 threads, seed $SEED) ..." >&2
+        rm -rf "$dir.tmp"
+        "$TRACECHECK" gen ovni --seed "$SEED" --size "$2" --looms "$3" --procs "$4" \
+            --threads "$5" -o "$dir.tmp" || die "tracecheck gen failed for $1"
+        mv "$dir.tmp" "$dir"
+    fi
+    echo "$dir"
+}
+
+# trace_bytes DIR: the bytes of all its files (streams and metadata).
+trace_bytes() { find "$1" -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }'; }
+
+# cat_trace DIR: every file of the trace to standard output (the baseline
+# reads what tracecheck reads, in one process as tracecheck does).
+cat_trace() { find "$1" -type f -print0 | sort -z | xargs -0 cat --; }
+export -f cat_trace
+
+T1G=$(gen ovni-1x1x1-1g "$GIB" 1 1 1)
+T256=$(gen ovni-1x1x1-256m $((256 * MIB)) 1 1 1)
+T64=$(gen ovni-2x4x8-1g "$GIB" 2 4 8)
+S1G=$(trace_bytes "$T1G")
+S256=$(trace_bytes "$T256")
+S64=$(trace_bytes "$T64")
+N64=$(find "$T64" -name stream.obs | wc -l)
+
+LOAD_BEFORE=$(cut -d ' ' -f 1-3 /proc/loadavg)
+echo "bench: warming the page cache ..." >&2
+cat_trace "$T1G" > /dev/null
+cat_trace "$T256" > /dev/null
+cat_trace "$T64" > /dev/null
+
+echo "bench: measuring ($RUNS runs each; $SLOW_RUNS of tracecheck dump) ..." >&2
+measure ov_cat_1g "$RUNS" "$S1G" -- bash -c 'cat_trace "$1"' - "$T1G"
+measure ov_validate_1g "$RUNS" "$S1G" -- "$TRACECHECK" validate "$T1G"
+measure ov_nomodels_1g "$RUNS" "$S1G" -- "$TRACECHECK" validate --no-models "$T1G"
+measure ov_validate_256m "$RUNS" "$S256" -- "$TRACECHECK" validate "$T256"
+measure ov_stream_1g "$RUNS" "$S1G" -- "$TRACECHECK" validate --format ovni \
+    "$(find "$T1G" -name stream.obs)"
+measure ov_cat_64 "$RUNS" "$S64" -- bash -c 'cat_trace "$1"' - "$T64"
+measure ov_validate_64 "$RUNS" "$S64" -- "$TRACECHECK" validate "$T64"
+measure ov_dump_256m "$SLOW_RUNS" "$S256" -- "$TRACECHECK" dump "$T256"
+
+{
+    echo
+    echo "tracecheck benchmark: ovni traces from 'tracecheck gen ovni --seed $SEED'"
+    machine_lines
+    echo "tools: $("$TRACECHECK" --version 2>/dev/null | head -n 1), $(cat --version | head -n 1)"
+    echo "load average (1, 5, 15 min) at start: $LOAD_BEFORE; at end: $(cut -d ' ' -f 1-3 /proc/loadavg)"
+    echo "page cache warm; time = wall clock of a run; best = fastest of the runs; median = middle run;"
+    echo "GB/s = 10^9 bytes of trace files (stream.obs and stream.json) per second; peak RSS = largest"
+    echo "maximum resident set size of the runs; MiB = 2^20 bytes"
+    echo
+    table_header
+    row ov_cat_1g "cat > /dev/null (baseline)" "1 stream $(human "$S1G")"
+    row ov_validate_1g "tracecheck validate" "1 stream $(human "$S1G")"
+    row ov_nomodels_1g "tracecheck validate --no-models" "1 stream $(human "$S1G")"
+    row ov_stream_1g "tracecheck validate stream.obs" "the stream file alone"
+    row ov_validate_256m "tracecheck validate" "1 stream $(human "$S256")"
+    row ov_cat_64 "cat > /dev/null (baseline)" "$N64 streams $(human "$S64")"
+    row ov_validate_64 "tracecheck validate" "$N64 streams $(human "$S64")"
+    row ov_dump_256m "tracecheck dump > /dev/null" "1 stream $(human "$S256")"
+
+    echo
+    target_header
+    g=$(gbps "$S1G" "${BEST[ov_validate_1g]}")
+    target_row "validate throughput >= $TARGET_GBPS GB/s (one 1 GiB stream)" \
+        "$g GB/s (median $(gbps "$S1G" "${MED[ov_validate_1g]}"))" \
+        "$(awk -v g="$g" -v t="$TARGET_GBPS" 'BEGIN { print (g >= t) }')"
+    g=$(gbps "$S64" "${BEST[ov_validate_64]}")
+    target_row "validate throughput >= $TARGET_GBPS GB/s ($N64 streams, 1 GiB)" \
+        "$g GB/s (median $(gbps "$S64" "${MED[ov_validate_64]}"))" \
+        "$(awk -v g="$g" -v t="$TARGET_GBPS" 'BEGIN { print (g >= t) }')"
+    lo=${RSS[ov_validate_256m]} hi=${RSS[ov_validate_1g]}
+    if [ "$hi" -lt "$lo" ]; then t=$lo; lo=$hi; hi=$t; fi
+    target_row "validate peak RSS flat across lengths (spread <= $RSS_FLAT_MIB MiB)" \
+        "$(mib "${RSS[ov_validate_256m]}"), $(mib "${RSS[ov_validate_1g]}") MiB (256 MiB, 1 GiB)" \
+        "$(awk -v lo="$lo" -v hi="$hi" -v t="$RSS_FLAT_MIB" 'BEGIN { print ((hi - lo) / 1024 <= t) }')"
+    echo
+    echo "logs: $LOG_DIR/; traces: $BENCH_DIR/"
+} | tee "$BENCH_DIR/results-ovni.txt"

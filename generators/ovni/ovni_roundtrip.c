@@ -1,0 +1,24 @@
+#include <string.h>
+
+#include "ovni_roundtrip.h"
+
+int ovni_roundtrip_synth(tc_rng *choices, ovni_gen_params *used, ovni_mem_trace *out)
+{
+    ovni_gen_params p = {0};
+    p.looms = 1 + (unsigned)tc_rng_below(choices, 3);
+    p.procs = 1 + (unsigned)tc_rng_below(choices, 3);
+    p.threads = 1 + (unsigned)tc_rng_below(choices, 3);
+    unsigned order = (unsigned)tc_rng_below(choices, 3);
+    p.big_endian = order == 1;
+    p.mixed_byte_order = order == 2;
+    p.size = tc_rng_below(choices, OVNI_ROUNDTRIP_MAX_SIZE + 1);
+    if (used)
+        *used = p;
+    char err[300];
+    ovni_sink sink = {NULL, out};
+    if (ovni_generate(&p, -1, choices, sink, NULL, err, sizeof err) != 0) {
+        ovni_mem_trace_free(out);
+        return -1;
+    }
+    return 0;
+}
