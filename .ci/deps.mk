@@ -2,7 +2,10 @@
 # by itself when run as root and something is missing.
 DEB_PACKAGES := make clang llvm llvm-dev libclang-rt-dev afl++ \
     libcjson-dev libcunit1-dev zlib1g-dev libbz2-dev libzstd-dev \
-    gzip bzip2 zstd python3 python3-jsonschema time
+    gzip bzip2 zstd python3 python3-jsonschema time \
+    libyajl-dev jq
+# libyajl-dev and jq are for `make bench` only (the JSON layer comparison and
+# the DCFG baselines, docs/benchmarks.md); the library does not link yajl.
 
 deps-missing = $(shell for p in $(DEB_PACKAGES); do \
     dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done)

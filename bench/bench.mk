@@ -4,6 +4,7 @@
 #   make bench                              every figure (first run generates
 #                                           and compresses the traces: minutes)
 #   make bench BENCH_RUNS=3 BENCH_HUGE=no   fewer runs, no 4 GiB trace
+#   make bench-xray | bench-ovni | bench-dcfg | bench-json   one of them
 #
 # The traces are cached in $(BENCH_DIR); delete it to regenerate them.
 
@@ -14,9 +15,11 @@ BENCH_LLVM_TIMEOUT ?= 300
 BENCH_HUGE ?= auto
 BENCH_SEED ?= 1
 LLVM_XRAY ?= llvm-xray
+BENCH_BASELINE_TIMEOUT ?= 600
+BENCH_BASELINE_MEM_GIB ?= 12
 
-.PHONY: bench bench-xray bench-ovni
-bench: bench-xray bench-ovni
+.PHONY: bench bench-xray bench-ovni bench-json bench-dcfg
+bench: bench-xray bench-ovni bench-json bench-dcfg
 
 bench-xray: $(TRACECHECK)
 	@TRACECHECK='$(TRACECHECK)' BENCH_DIR='$(BENCH_DIR)' LLVM_XRAY='$(LLVM_XRAY)' \
@@ -27,3 +30,37 @@ bench-xray: $(TRACECHECK)
 bench-ovni: $(TRACECHECK)
 	@TRACECHECK='$(TRACECHECK)' BENCH_DIR='$(BENCH_DIR)' BENCH_RUNS='$(BENCH_RUNS)' \
 	    BENCH_SLOW_RUNS='$(BENCH_SLOW_RUNS)' BENCH_SEED='$(BENCH_SEED)' bench/ovni.sh
+
+bench-dcfg: $(TRACECHECK)
+	@TRACECHECK='$(TRACECHECK)' BENCH_DIR='$(BENCH_DIR)' BENCH_RUNS='$(BENCH_RUNS)' \
+	    BENCH_SLOW_RUNS='$(BENCH_SLOW_RUNS)' BENCH_SEED='$(BENCH_SEED)' \
+	    BENCH_BASELINE_TIMEOUT='$(BENCH_BASELINE_TIMEOUT)' \
+	    BENCH_BASELINE_MEM_GIB='$(BENCH_BASELINE_MEM_GIB)' bench/dcfg.sh
+
+# The JSON layer's choice (docs/design.md): tc_json against yajl on speed
+# (two 200 MiB documents made by json_compare itself) and on strictness.
+JSON_COMPARE := $(BUILD)/obj/bench/json_compare
+BENCH_JSON_SIZE ?= 209715200
+
+$(JSON_COMPARE): bench/json_compare.c tests/json_cases.c tests/ot.h $(BUILD)/libtracecheck.a
+	@mkdir -p $(@D)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(CPPFLAGS) -D_GNU_SOURCE $(CFLAGS_ALL) -o $@ bench/json_compare.c \
+	    tests/json_cases.c $(BUILD)/libtracecheck.a -lyajl $(LIBS)
+
+bench-json: $(JSON_COMPARE)
+	@set -eo pipefail; . bench/lib.sh; mkdir -p '$(BENCH_DIR)'; files=; \
+	for k in dcfg trace; do \
+	    f='$(BENCH_DIR)'/json-$$k-$(BENCH_JSON_SIZE).json; files="$$files $$f"; \
+	    if [ ! -s "$$f" ]; then \
+	        echo "bench: generating $$f ..." >&2; \
+	        $(JSON_COMPARE) gen $$k $(BENCH_JSON_SIZE) "$$f.tmp"; mv "$$f.tmp" "$$f"; \
+	    fi; \
+	    warm "$$f"; \
+	done; \
+	{ echo; echo "JSON layer: tc_json (parsers/common/json.c) against yajl" \
+	    "$$(dpkg-query -W -f='$${Version}' libyajl2 2>/dev/null)"; \
+	  machine_lines; \
+	  echo "load average (1, 5, 15 min) at start: $$(cut -d ' ' -f 1-3 /proc/loadavg)"; echo; \
+	  $(JSON_COMPARE) speed $(BENCH_RUNS) $$files; echo; \
+	  $(JSON_COMPARE) strict; } | tee '$(BENCH_DIR)/results-json.txt'

@@ -4,6 +4,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../generators/dcfg/dcfg_gen.h"
+#include "../generators/dcfg/dcfg_mutate.h"
 #include "../generators/ovni/ovni_gen.h"
 #include "../generators/ovni/ovni_mutate.h"
 #include "../generators/xray/xray_gen.h"
@@ -44,7 +46,18 @@ static void help(void)
          "      --threads T        threads per process, 1 to 1024 (default 2)\n"
          "                         --size is the bytes of all stream.obs files together\n"
          "\n"
-         "FORMAT: xray or ovni (the other formats follow).");
+         "dcfg (a DCFG and its DCFG-trace: -o OUT writes OUT.dcfg.json and OUT.trace.json,\n"
+         "      whose ids, counts and instruction counts agree):\n"
+         "      --procs P          processes, 1 to 64 (default: 1 to 3, drawn)\n"
+         "      --threads T        threads per process, 1 to 256 (default: 1 to 4, drawn)\n"
+         "      --dcfg-size BYTES  about how large the DCFG (K, M, G suffixes): more\n"
+         "                         images, routines, blocks, symbols and source lines,\n"
+         "                         most never called (count 0); the trace stays --size\n"
+         "                         --size is the bytes of the DCFG-trace; without\n"
+         "                         --dcfg-size the DCFG grows slowly with it (0 gives a\n"
+         "                         few routines and edges)\n"
+         "\n"
+         "FORMAT: xray, ovni or dcfg (dcfg-trace is the same generator).");
 }
 
 static void list_xray(void)
@@ -72,6 +85,14 @@ static void list_ovni(void)
     }
 }
 
+static void list_dcfg(void)
+{
+    for (size_t i = 0; i < dcfg_mutator_count(); i++) {
+        const dcfg_mutator *m = dcfg_mutator_at(i);
+        printf("%-34s %-12s %s\n", tc_rules[m->rule].id, m->doc, m->how);
+    }
+}
+
 typedef struct gen_opts {
     const char *output;
     int violate;
@@ -83,6 +104,9 @@ typedef struct gen_opts {
     uint64_t buffer_size;
     int noisy_padding;
     int xray_only, ovni_only;       /* an option only one format takes, for messages */
+    int looms_set;                  /* --looms (ovni only; --procs is dcfg's too) */
+    uint64_t dcfg_size;             /* --dcfg-size (dcfg only) */
+    int dcfg_size_set;
 } gen_opts;
 
 static int gen_xray(const gen_opts *g)
@@ -114,6 +138,31 @@ static int gen_xray(const gen_opts *g)
         fprintf(stderr, "tracecheck gen: %s\n", err);
         if (out != stdout)
             remove(g->output);
+        return EXIT_TROUBLE;
+    }
+    return 0;
+}
+
+static int gen_dcfg(const gen_opts *g)
+{
+    if (g->xray_only || g->looms_set || g->big_endian)
+        return cli_usage_error("gen", "dcfg takes --procs, --threads, --seed, --size and "
+                                      "--dcfg-size only");
+    if (g->violate >= 0 && !dcfg_mutator_for((tc_rule_id)g->violate))
+        return cli_usage_error("gen", "%s is not a rule a DCFG or DCFG-trace can break (see "
+                                      "'tracecheck gen dcfg --list-mutators')",
+                               tc_rules[g->violate].id);
+    if (!strcmp(g->output, "-"))
+        return cli_usage_error("gen", "dcfg writes two files: name their prefix with -o OUT");
+    if (g->procs > DCFG_GEN_MAX_PROCS || g->threads > DCFG_GEN_MAX_THREADS)
+        return cli_usage_error("gen", "dcfg takes at most %u processes of %u threads",
+                               DCFG_GEN_MAX_PROCS, DCFG_GEN_MAX_THREADS);
+    dcfg_gen_params p = {.seed = g->seed, .size = g->size, .procs = g->procs,
+                         .threads = g->threads, .dcfg_size = g->dcfg_size};
+    char err[300];
+    dcfg_sink sink = {g->output, NULL};
+    if (dcfg_generate(&p, g->violate, NULL, sink, NULL, err, sizeof err) != 0) {
+        fprintf(stderr, "tracecheck gen: %s\n", err);
         return EXIT_TROUBLE;
     }
     return 0;
@@ -157,6 +206,7 @@ int cmd_gen(int argc, char **argv)
         {"buffer-size", required_argument, NULL, 'b'},
         {"big-endian", no_argument, NULL, 'B'},
         {"noisy-padding", no_argument, NULL, 'N'},
+        {"dcfg-size", required_argument, NULL, 'D'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -203,6 +253,7 @@ int cmd_gen(int argc, char **argv)
                                                                                      : "procs");
             *(c == 'L' ? &g.looms : &g.procs) = (unsigned)n;
             g.ovni_only = 1;
+            g.looms_set |= c == 'L';
             break;
         case 'b':
             if (cli_parse_size(optarg, &n) != 0)
@@ -214,6 +265,13 @@ int cmd_gen(int argc, char **argv)
         case 'N':
             g.noisy_padding = 1;
             g.xray_only = 1;
+            break;
+        case 'D':
+            if (cli_parse_size(optarg, &n) != 0)
+                return cli_usage_error("gen", "--dcfg-size needs a number of bytes (K, M, G "
+                                              "suffixes)");
+            g.dcfg_size = n;
+            g.dcfg_size_set = 1;
             break;
         case 'h': help(); return 0;
         default: return cli_usage_error("gen", "bad option");
@@ -227,10 +285,20 @@ int cmd_gen(int argc, char **argv)
             list_xray();
         if (f == TC_FORMAT__COUNT || f == TC_FORMAT_OVNI)
             list_ovni();
+        if (f == TC_FORMAT__COUNT || f == TC_FORMAT_DCFG || f == TC_FORMAT_DCFG_TRACE)
+            list_dcfg();
         return 0;
     }
     if (optind != argc - 1)
-        return cli_usage_error("gen", "name one format (xray or ovni)");
+        return cli_usage_error("gen", "name one format (xray, ovni or dcfg)");
+    if (f == TC_FORMAT_DCFG || f == TC_FORMAT_DCFG_TRACE) {
+        if (!g.output)
+            return cli_usage_error("gen", "name the output with -o OUT (OUT.dcfg.json and "
+                                          "OUT.trace.json)");
+        return gen_dcfg(&g);
+    }
+    if (g.dcfg_size_set)
+        return cli_usage_error("gen", "--dcfg-size is a dcfg option");
     if (f != TC_FORMAT_XRAY && f != TC_FORMAT_OVNI)
         return cli_usage_error("gen", "no generator for %s yet", tc_format_name(f));
     if (!g.output)

@@ -16,6 +16,8 @@
 # allow-list tables of docs/fuzzing.md).
 
 FUZZ_C_TARGETS := xray_parse xray_roundtrip ovni_stream ovni_meta json_tokens ovni_roundtrip
+# DCFG and DCFG-trace (docs/fuzzing.md), before FUZZ_TARGETS is set.
+FUZZ_C_TARGETS += dcfg_parse dtrc_parse dtrc_sequence dcfg_roundtrip
 FUZZ_CXX_TARGETS := xray_differential
 FUZZ_TARGETS := $(FUZZ_C_TARGETS) $(FUZZ_CXX_TARGETS)
 FUZZ_ENGINES := libfuzzer afl regress
@@ -23,6 +25,7 @@ FUZZ_ENGINES := libfuzzer afl regress
 FUZZ_OUT := $(BUILD)/fuzz
 FUZZ_LIB_SRCS := $(filter parsers/% generators/%,$(LIB_SRCS))
 FUZZ_HELPER_SRCS := fuzz/fuzz_xray.c fuzz/ovni_run.c fuzz/ovni_mutator.c
+FUZZ_HELPER_SRCS += fuzz/dcfg_run.c
 FUZZ_SEEDS := corpus/xray
 FUZZ_REGRESSIONS := corpus/regressions
 FUZZ_DICT := fuzz/dict/xray.dict
@@ -34,6 +37,17 @@ FUZZ_SEEDS_json_tokens := corpus/json corpus/ovni/meta
 FUZZ_DICT_ovni_stream := fuzz/dict/ovni_stream.dict
 FUZZ_DICT_ovni_meta := fuzz/dict/ovni_meta.dict
 FUZZ_DICT_json_tokens := fuzz/dict/json.dict
+# DCFG: documents for the parsers, table + dictionary + sequence for the
+# decoder, streams of choices for the round trip (no dictionary: "-").
+FUZZ_SEEDS_dcfg_parse := corpus/dcfg/dcfg
+FUZZ_SEEDS_dtrc_parse := corpus/dcfg/dtrc
+FUZZ_SEEDS_dtrc_sequence := corpus/dcfg/sequence
+FUZZ_SEEDS_dcfg_roundtrip := corpus/dcfg/roundtrip
+FUZZ_SEEDS_json_tokens += corpus/dcfg/dcfg corpus/dcfg/dtrc
+FUZZ_DICT_dcfg_parse := fuzz/dict/dcfg.dict
+FUZZ_DICT_dtrc_parse := fuzz/dict/dtrc.dict
+FUZZ_DICT_dtrc_sequence := fuzz/dict/dtrc.dict
+FUZZ_DICT_dcfg_roundtrip := -
 fuzz_seeds = $(or $(FUZZ_SEEDS_$(1)),$(FUZZ_SEEDS))
 # The round trips read their input as a stream of choices: no dictionary.
 fuzz_dict = $(if $(filter xray_roundtrip ovni_roundtrip,$(1)),-,$(or $(FUZZ_DICT_$(1)),$(FUZZ_DICT)))
@@ -66,7 +80,10 @@ FUZZ_LLVM_LIBS = $(eval FUZZ_LLVM_LIBS := $(call fuzz_llvm,--ldflags) \
 
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_DEBUG := -O1 -g -fno-omit-frame-pointer
-FUZZ_CFLAGS := -std=c11 $(WARNINGS) $(FUZZ_DEBUG)
+# FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION (the libFuzzer/OSS-Fuzz convention)
+# lowers limits that only cost time, such as the edges a DCFG-trace dump prints
+# per chunk, so that no single input is a slow unit.
+FUZZ_CFLAGS := -std=c11 $(WARNINGS) $(FUZZ_DEBUG) -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 FUZZ_CXXFLAGS := -std=c++17 -Wall -Wextra -Wshadow $(WERROR) $(FUZZ_DEBUG)
 
 # Per engine: compilers, flags for objects, flags and objects for the link.

@@ -27,5 +27,14 @@ void register_ovni_trace_suite(void);  /* test_ovni_trace.c */
 void register_ovni_dump_suite(void);   /* test_ovni_dump.c */
 void register_ovni_paths_suite(void);  /* test_ovni_paths.c */
 void register_ovni_generator_suite(void); /* test_ovni_generator.c */
+void register_dcfg_checks_suite(void);  /* test_dcfg_checks.c */
+void register_dcfg_rules_suite(void);   /* test_dcfg_rules.c */
+void register_dcfg_model_suite(void);   /* test_dcfg_model.c */
+void register_dtrc_seq_suite(void);    /* test_dtrc_seq.c */
+void register_dtrc_reader_suite(void); /* test_dtrc_reader.c */
+void register_dtrc_pairing_suite(void); /* test_dtrc_pairing.c */
+void register_dtrc_fast_suite(void);   /* test_dtrc_fast.c */
+void register_dcfg_generator_suite(void); /* test_dcfg_generator.c */
+void register_conf_pair_suite(void);   /* test_conf_pair.c */
 
 #endif

@@ -2,9 +2,10 @@
  * Loading the suite: cases/VERSION, then every cases/<group>/<name>.expect.json
  * with its input and optional expected dump. The input is the file
  * <name>.<ext>, or the directory <name>/ (an ovni trace: a case that is a
- * whole tree). The expectation is checked against the catalogue as it is
- * read, so a case that names an unknown rule or contradicts its own class (a
- * y_ case with errors) never runs.
+ * whole tree; or a DCFG-trace with its DCFG, pair.h). The expectation is
+ * checked against the catalogue as it is read, so a case that names an
+ * unknown rule or contradicts its own class (a y_ case with errors) never
+ * runs.
  */
 #define _DEFAULT_SOURCE
 #include <cjson/cJSON.h>
@@ -17,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "conformance.h"
+#include "pair.h"
 
 #define EXPECT_SUFFIX ".expect.json"
 #define DUMP_SUFFIX ".dump.jsonl"
@@ -216,6 +218,11 @@ static int read_expectation(tc_conf_case *c, const char *text)
             c->first_error_offset = (uint64_t)off->valuedouble;
     }
 
+    const cJSON *dump = cJSON_GetObjectItemCaseSensitive(o, "dump");
+    if (dump && !cJSON_IsFalse(dump))
+        bad += problem(path, "\"dump\" is false or absent");
+    c->no_dump = cJSON_IsFalse(dump);
+
     const char *desc = get_string(o, "description");
     if (!desc || !*desc || strchr(desc, '\n'))
         bad += problem(path, "\"description\" must be one line saying what the case tests");
@@ -243,6 +250,8 @@ static void case_free(tc_conf_case *c)
     free(c->dump_path);
     free(c->ruling);
     free(c->first_error_file);
+    free(c->pair_dcfg);
+    free(c->pair_trace);
     free(c->description);
     free(c->source);
     tc_conf_rules_free(&c->errors);
@@ -311,9 +320,18 @@ static int load_group(tc_conf_suite *s, const char *dir, const char *group, size
         else
             cbad += read_expectation(&c, text);
         free(text);
-        if (c.input_is_dir && c.format != TC_FORMAT_AUTO && c.format != TC_FORMAT_OVNI)
+        if (c.no_dump && c.dump_path)
+            cbad += problem(c.dump_path, "the case says \"dump\": false");
+        if (c.input_is_dir && c.format == TC_FORMAT_DCFG_TRACE) {
+            /* A DCFG-trace with its DCFG: the pair is the input. */
+            char perr[300];
+            if (tc_conf_pair_find(c.input, &c.pair_dcfg, &c.pair_trace, perr, sizeof perr))
+                cbad += problem(c.input, "%s", perr);
+        } else if (c.input_is_dir && c.format != TC_FORMAT_AUTO && c.format != TC_FORMAT_OVNI) {
             cbad += problem(c.expect_path, "the input is a directory, which only an ovni trace "
-                                           "is (\"format\": \"ovni\" or \"auto\")");
+                                           "(\"format\": \"ovni\" or \"auto\") or a DCFG-trace "
+                                           "with its DCFG (\"dcfg-trace\") is");
+        }
         for (size_t k = 0; k < s->count; k++)
             if (!strcmp(s->cases[k].name, name))
                 cbad += problem(c.expect_path, "the name is also used by %s", s->cases[k].id);

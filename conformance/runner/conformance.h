@@ -66,6 +66,12 @@ typedef struct tc_conf_case {
     const tc_rule_info *first_error_rule;
     uint64_t first_error_offset;
     char *first_error_file; /* directory cases: the file, relative to the case's directory */
+    /* A pair case (cases/dcfg-pair/<name>/, format dcfg-trace): the input
+     * directory's DCFG and DCFG-trace, validated together (pair.h). */
+    char *pair_dcfg, *pair_trace;
+    /* "dump": false: the case has no dump by design (a chunk of 1.6e19
+     * edges); tracecheck validates it without writing one. */
+    int no_dump;
     char *description;
     char *source;      /* "generated: tracecheck gen ...", "hand-made: ...", "clang: ..." */
 } tc_conf_case;

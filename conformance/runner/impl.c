@@ -21,6 +21,7 @@
 
 #include "../../parsers/common/check.h"
 #include "impl.h"
+#include "pair.h"
 #include "scratch.h"
 #include "trace_prefix.h"
 
@@ -52,7 +53,9 @@ static void on_diag(void *user, const tc_diag *d)
 {
     inproc *s = user;
     const char *file = s->c->input_is_dir ? relative(s->c, d->input) : "-";
-    if (d->severity == TC_ERROR && s->c->input_is_dir) {
+    /* A pair's files are read one after the other and the dump streams as
+     * a file's does; only a trace directory merges its streams. */
+    if (d->severity == TC_ERROR && s->c->input_is_dir && !s->c->pair_dcfg) {
         /* A trace's dump is written after all its checks: its prefix is
          * worked out from the findings' places at the end (trace_prefix.h). */
         tc_conf_finding *e = realloc(s->errors, (s->nerrors + 1) * sizeof *e);
@@ -84,12 +87,14 @@ static int tracecheck_body(void *arg)
     opt.pedantic = s.c->pedantic;
     opt.on_diag = on_diag;
     opt.user = &s;
-    tc_check_opts copts = {.options = &opt, .dump = s.mem};
+    tc_check_opts copts = {.options = &opt, .dump = s.c->no_dump ? NULL : s.mem};
     char err[300] = "";
     tc_summary sum;
-    int rc = tc_check_path(s.c->input, &copts, &sum, err, sizeof err);
+    int rc = s.c->pair_dcfg
+                 ? tc_conf_pair_check(s.c->pair_dcfg, s.c->pair_trace, &copts, err, sizeof err)
+                 : tc_check_path(s.c->input, &copts, &sum, err, sizeof err);
     fclose(s.mem);
-    if (s.c->input_is_dir)
+    if (s.c->input_is_dir && !s.c->pair_dcfg)
         s.prefix = tc_conf_trace_prefix(s.buf, s.size, s.errors, s.nerrors);
     for (size_t i = 0; i < s.nerrors; i++)
         free((char *)s.errors[i].file);

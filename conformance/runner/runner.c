@@ -92,7 +92,7 @@ static void finish(tc_conf_run *run, tc_impl_job *job, tc_conf_result *r)
     tc_conf_outcome o;
     tc_impl_finish(job, opt->impl, &o);
     /* Written first, so that the case is judged against what was written. */
-    if (opt->write_dumps && opt->impl->kind == TC_IMPL_TRACECHECK)
+    if (opt->write_dumps && opt->impl->kind == TC_IMPL_TRACECHECK && !job->c->no_dump)
         write_dump(opt, job->c, &o);
     tc_conf_judge(job->c, opt->impl, &o, r);
     tc_conf_outcome_free(&o);

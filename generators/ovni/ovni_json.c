@@ -4,26 +4,17 @@
 #include <string.h>
 
 #include "ovni_json.h"
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p) {
-        fputs("tracecheck: out of memory\n", stderr);
-        abort();
-    }
-    return p;
-}
+#include "../common/xalloc.h"
 
 static char *xstrdup(const char *s)
 {
     size_t n = strlen(s) + 1;
-    return memcpy(xmalloc(n), s, n);
+    return memcpy(tc_gen_xmalloc(n), s, n);
 }
 
 static ovni_json *node(ovni_jkind kind)
 {
-    ovni_json *j = xmalloc(sizeof *j);
+    ovni_json *j = tc_gen_xmalloc(sizeof *j);
     memset(j, 0, sizeof *j);
     j->kind = kind;
     return j;
@@ -39,7 +30,7 @@ ovni_json *ovni_json_text(const char *fmt, ...)
     int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
     ovni_json *j = node(OJ_TEXT);
-    j->text = xmalloc((size_t)n + 1);
+    j->text = tc_gen_xmalloc((size_t)n + 1);
     va_start(ap, fmt);
     vsnprintf(j->text, (size_t)n + 1, fmt, ap);
     va_end(ap);

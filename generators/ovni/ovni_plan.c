@@ -3,16 +3,7 @@
 #include <string.h>
 
 #include "ovni_plan.h"
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size);
-    if (!p) {
-        fputs("tracecheck: out of memory\n", stderr);
-        abort();
-    }
-    return p;
-}
+#include "../common/xalloc.h"
 
 static const char *const host_names[] = {"mio", "node", "cn", "s02r1b", "gpu", "login", "amd",
                                          "knl"};
@@ -29,7 +20,7 @@ static void make_cpus(ovni_loom *l, tc_rng *r)
 {
     size_t n = tc_rng_chance(r, 1, 8) ? (size_t)tc_rng_range(r, 17, 128)
                                       : (size_t)tc_rng_range(r, 1, 16);
-    l->cpus = xcalloc(n, sizeof *l->cpus);
+    l->cpus = tc_gen_xcalloc(n, sizeof *l->cpus);
     l->ncpus = n;
     unsigned how = (unsigned)tc_rng_below(r, 4);
     int64_t offset = (int64_t)tc_rng_below(r, 2 * n), stride = (int64_t)tc_rng_range(r, 1, 2);
@@ -58,7 +49,7 @@ static void make_cpus(ovni_loom *l, tc_rng *r)
 static void give_cpus(ovni_stream_plan *s, const ovni_loom *l, int all, tc_rng *r)
 {
     s->has_cpus = 1;
-    s->cpus = xcalloc(l->ncpus, sizeof *s->cpus);
+    s->cpus = tc_gen_xcalloc(l->ncpus, sizeof *s->cpus);
     s->ncpus = 0;
     for (size_t i = 0; i < l->ncpus; i++)
         if (all || tc_rng_chance(r, 1, 2))
@@ -92,7 +83,7 @@ static ovni_stream_plan *push_stream(ovni_plan *pl)
 
 static void budgets(ovni_plan *pl, tc_rng *r)
 {
-    uint64_t *w = xcalloc(pl->n, sizeof *w), total = 0;
+    uint64_t *w = tc_gen_xcalloc(pl->n, sizeof *w), total = 0;
     for (size_t i = 0; i < pl->n; i++)
         total += w[i] = tc_rng_range(r, 1, 8);
     for (size_t i = 0; i < pl->n; i++) {
@@ -109,10 +100,10 @@ ovni_plan *ovni_plan_new(const ovni_gen_params *p, tc_rng *r)
         p->procs > OVNI_MAX_PROCS || p->threads > OVNI_MAX_THREADS ||
         (uint64_t)p->looms * p->procs * p->threads > OVNI_MAX_STREAMS)
         return NULL;
-    ovni_plan *pl = xcalloc(1, sizeof *pl);
+    ovni_plan *pl = tc_gen_xcalloc(1, sizeof *pl);
     pl->p = *p;
     pl->nlooms = p->looms;
-    pl->looms = xcalloc(p->looms, sizeof *pl->looms);
+    pl->looms = tc_gen_xcalloc(p->looms, sizeof *pl->looms);
     snprintf(pl->lib_version, sizeof pl->lib_version, "1.%u.%u", (unsigned)tc_rng_range(r, 10, 14),
              (unsigned)tc_rng_below(r, 3));
     snprintf(pl->lib_commit, sizeof pl->lib_commit, "%07llx",

@@ -48,7 +48,7 @@ int tc_check_input(tc_input *in, const char *name, const tc_check_opts *c, tc_su
     if (format == TC_FORMAT_AUTO) {
         const uint8_t *p = tc_need(r, TC_SNIFF_BYTES);
         size_t n = p ? TC_SNIFF_BYTES : tc_avail(r);
-        format = tc_format_detect(r->cur, n);
+        format = tc_format_detect_named(r->cur, n, name);
         if (format == TC_FORMAT_AUTO && r->failed != TC_READ_DECOMPRESS_ERROR)
             report_unknown_format(&d, r->cur, n);
     }
@@ -81,6 +81,10 @@ int tc_check_input(tc_input *in, const char *name, const tc_check_opts *c, tc_su
     }
     if (r->failed == TC_READ_IO_ERROR) {
         snprintf(err, errlen, "%s", r->error);
+        return 2;
+    }
+    if (d.failed[0]) {
+        snprintf(err, errlen, "%s", d.failed);
         return 2;
     }
     return d.errors ? 1 : 0;

@@ -122,6 +122,16 @@ void tc_report_about(tc_diag_sink *s, tc_rule_id rule, const char *fmt, ...)
     va_end(ap);
 }
 
+void tc_diag_fail(tc_diag_sink *s, const char *fmt, ...)
+{
+    if (s->failed[0])
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->failed, sizeof s->failed, fmt, ap);
+    va_end(ap);
+}
+
 void tc_diag_finish(tc_diag_sink *s)
 {
     s->context_fn = NULL;

@@ -30,6 +30,9 @@ typedef struct tc_diag_sink {
     uint64_t errors, warnings, notes;
     uint64_t first_error_offset;
     uint64_t count[TC_RULE__COUNT]; /* findings per rule, suppressed ones included */
+    /* Set by tc_diag_fail: the input could not be checked to the end for a
+     * reason of the machine, not of the input (out of memory). */
+    char failed[200];
 } tc_diag_sink;
 
 void tc_diag_init(tc_diag_sink *s, const char *input, unsigned max_repeats, int pedantic,
@@ -53,6 +56,12 @@ void tc_report_text(tc_diag_sink *s, tc_rule_id rule, uint64_t offset, uint64_t 
 /* A finding about a file or directory as a whole (no location inside it). */
 void tc_report_about(tc_diag_sink *s, tc_rule_id rule, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* The check cannot go on for a reason that is not a property of the input
+ * (the machine is out of memory): not a finding, but the input's outcome
+ * is then "could not check" (exit status 2) with this reason. The first
+ * reason is kept. */
+void tc_diag_fail(tc_diag_sink *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Emits one TC-DIAG-SUPPRESSED note per rule that went over the cap. */
 void tc_diag_finish(tc_diag_sink *s);

@@ -1,5 +1,7 @@
 #include <string.h>
 
+#include "../dcfg/dcfg.h"
+#include "../dcfg/dtrc.h"
 #include "../ovni/ovni.h"
 #include "../ovni/ovni_dump.h"
 #include "../ovni/ovni_trace.h"
@@ -9,6 +11,7 @@
 
 static void dump_xray(tc_jsonl *w, const void *event) { tc_xray_dump_event(w, event); }
 static void dump_ovni(tc_jsonl *w, const void *record) { tc_ovni_dump_line(w, record); }
+static void dump_dcfg(tc_jsonl *w, const void *rec) { tc_dcfg_dump_line(w, rec); }
 
 static int sniff_ovni(const uint8_t *p, size_t n)
 {
@@ -20,6 +23,12 @@ static int sniff_ovni(const uint8_t *p, size_t n)
 static const tc_format_ops formats[] = {
     {TC_FORMAT_OVNI, "ovni", "OVNI", "ovni runtime trace (specification v3)", sniff_ovni,
      tc_ovni_parse_file, dump_ovni},
+    /* DCFG and DCFG-trace: tc_format_detect_named() decides between the two
+     * (spec/dcfg.md, "Detection"); the DCFG-trace entry goes right below. */
+    {TC_FORMAT_DCFG, "dcfg", "DCFG", "Intel DCFG (format version 1)", tc_dcfg_sniff,
+     tc_dcfg_parse, dump_dcfg},
+    {TC_FORMAT_DCFG_TRACE, "dcfg-trace", "DTRC", "Intel DCFG-trace (format version 1)",
+     tc_dcfg_sniff_trace, tc_dtrc_parse, tc_dtrc_dump_event},
     {TC_FORMAT_XRAY, "xray", "XRAY", "LLVM XRay Flight Data Recorder trace (versions 1-5)",
      tc_xray_sniff, tc_xray_parse, dump_xray},
 };
@@ -50,10 +59,20 @@ const tc_format_ops *tc_format_ops_for(tc_format f)
     return NULL;
 }
 
-tc_format tc_format_detect(const uint8_t *p, size_t n)
+tc_format tc_format_detect(const uint8_t *p, size_t n) { return tc_format_detect_named(p, n, NULL); }
+
+tc_format tc_format_detect_named(const uint8_t *p, size_t n, const char *name)
 {
-    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+        if (formats[i].format == TC_FORMAT_DCFG) {
+            /* DCFG and DCFG-trace look alike: content, then the name. */
+            int kind = tc_dcfg_sniff_kind(p, n, name);
+            if (kind)
+                return kind == 2 ? TC_FORMAT_DCFG_TRACE : TC_FORMAT_DCFG;
+            continue;
+        }
         if (formats[i].sniff(p, n))
             return formats[i].format;
+    }
     return TC_FORMAT_AUTO;
 }

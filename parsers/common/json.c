@@ -64,6 +64,8 @@ struct tc_json {
     tc_json_token last;
 };
 
+static int grow(char **p, size_t *cap, size_t need);
+
 tc_json *tc_json_new(tc_reader *r, tc_diag_sink *d)
 {
     tc_json *j = calloc(1, sizeof *j);
@@ -74,6 +76,13 @@ tc_json *tc_json_new(tc_reader *r, tc_diag_sink *d)
     j->state = TOP_VALUE;
     j->line = 1;
     j->line_start = tc_pos(r);
+    /* The buffer exists from the start, with room for any integer the fast
+     * path copies (at most 20 bytes and a NUL): neither needs a check. */
+    if (grow(&j->buf, &j->cap, 256)) {
+        free(j);
+        return NULL;
+    }
+    j->buf[0] = '\0';
     return j;
 }
 
@@ -240,21 +249,72 @@ static int unexpected(tc_json *j, const char *expected)
     return fail(j, TC_RULE_JSON_SYNTAX, "expected %s, found %s", expected, found(j, b, sizeof b));
 }
 
+/* ---- word-at-a-time scanning ---- */
+
+/* Eight bytes as one word, whatever their alignment. */
+static inline uint64_t load8(const uint8_t *p)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return w;
+}
+
+#define ONES UINT64_C(0x0101010101010101)
+#define HIGHS UINT64_C(0x8080808080808080)
+
+/* The bytes of a string that need a look of their own: a quote, a
+ * backslash, a control character (below 0x20) or the start of a UTF-8
+ * sequence (0x80 and above). Returns the first of them in [p, e), or e.
+ * Eight bytes at a time: in a little-endian word the lowest flagged byte of
+ * (w - ONES * c) & ~w & HIGHS is exact (a borrow only runs upwards from a
+ * byte that matched), so counting trailing zeros finds the first. */
+static const uint8_t *plain_run(const uint8_t *p, const uint8_t *e)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    while (e - p >= 8) {
+        uint64_t w = load8(p);
+        uint64_t q = w ^ (ONES * '"'), b = w ^ (ONES * '\\');
+        uint64_t m = ((w - ONES * 0x20) | (q - ONES) | (b - ONES)) & ~w & HIGHS;
+        m |= w & HIGHS;
+        if (m)
+            return p + (__builtin_ctzll(m) >> 3);
+        p += 8;
+    }
+#endif
+    while (p < e && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
+        p++;
+    return p;
+}
+
 /* ---- white space ---- */
 
 static void skip_space(tc_json *j)
 {
     tc_reader *r = j->r;
+    /* Most calls find a token right away (between "[1,2]"'s tokens). */
+    if (r->cur < r->end && *r->cur > ' ')
+        return;
     for (;;) {
         if (r->cur == r->end && !tc_need(r, 1))
             return;
         const uint8_t *p = r->cur, *e = r->end;
-        while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) {
-            if (*p == '\n') {
+        while (p < e) {
+            uint8_t c = *p;
+            if (c == ' ') {
+                /* Indentation comes in runs of spaces: eight at a time. */
+                p++;
+                while (e - p >= 8 && load8(p) == ONES * ' ')
+                    p += 8;
+            } else if (c == '\n') {
+                /* Every newline counts: line:column stays exact. */
                 j->line++;
                 j->line_start = r->base_off + (uint64_t)(p - r->base) + 1;
+                p++;
+            } else if (c == '\t' || c == '\r') {
+                p++;
+            } else {
+                break;
             }
-            p++;
         }
         r->cur = p;
         if (p < e)
@@ -363,6 +423,26 @@ static int escape(tc_json *j)
     return put_utf8(j, cp);
 }
 
+/* The length of the valid UTF-8 sequence at p (*p >= 0x80) when it lies
+ * whole before e, else 0: utf8() then reports it or reads across the
+ * window's end. The same checks as utf8(). */
+static size_t utf8_valid(const uint8_t *p, const uint8_t *e)
+{
+    uint8_t b0 = p[0];
+    if (b0 < 0xc2 || b0 > 0xf4)
+        return 0;
+    size_t n = b0 >= 0xf0 ? 4 : b0 >= 0xe0 ? 3 : 2;
+    if ((size_t)(e - p) < n)
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    if ((b0 == 0xe0 && p[1] < 0xa0) || (b0 == 0xf0 && p[1] < 0x90) ||
+        (b0 == 0xed && p[1] >= 0xa0) || (b0 == 0xf4 && p[1] >= 0x90))
+        return 0;
+    return n;
+}
+
 /* A UTF-8 sequence starting with byte b0 (>= 0x80) at the read position. */
 static int utf8(tc_json *j, uint8_t b0)
 {
@@ -395,15 +475,22 @@ static int string(tc_json *j)
 {
     tc_reader *r = j->r;
     j->len = 0;
-    if (put(j, "", 0))
-        return -1;
+    j->buf[0] = '\0'; /* buf exists from tc_json_new on */
     tc_advance(r, 1);
     for (;;) {
         if (r->cur == r->end && !tc_need(r, 1))
             return fail(j, TC_RULE_JSON_SYNTAX, "the input ends inside a string");
         const uint8_t *start = r->cur, *p = start, *e = r->end;
-        while (p < e && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
-            p++;
+        /* Plain bytes and complete, valid UTF-8 sequences in the window
+         * join one run, copied at once; anything else (an escape, the end,
+         * an error, a sequence cut by the window's end) goes below. */
+        for (;;) {
+            p = plain_run(p, e);
+            size_t n = p < e && *p >= 0x80 ? utf8_valid(p, e) : 0;
+            if (!n)
+                break;
+            p += n;
+        }
         if (p > start && put(j, start, (size_t)(p - start)))
             return -1;
         r->cur = p;
@@ -427,6 +514,46 @@ static int string(tc_json *j)
 }
 
 /* ---- numbers ---- */
+
+/* A plain integer (optional '-', 1 to 19 digits, no leading zero, no
+ * fraction or exponent) that ends inside the window: its digits are read in
+ * place and its value accumulated as they go; 19 digits cannot overflow 64
+ * bits (10^19 - 1 < 2^64). Returns 1 with the token filled and the number
+ * consumed, or 0 with nothing consumed: number() then reads it (and reports
+ * what is wrong), as it would have anyway. The text is still copied (at
+ * most 20 bytes): the token's text is NUL-terminated, which the window's
+ * bytes are not. */
+static int number_fast(tc_json *j, tc_json_token *t)
+{
+    tc_reader *r = j->r;
+    const uint8_t *s = r->cur, *p = s, *e = r->end;
+    int negative = p < e && *p == '-';
+    p += negative;
+    const uint8_t *digits = p;
+    const uint8_t *limit = e - p > 19 ? p + 19 : e;
+    uint64_t v = 0;
+    while (p < limit && (unsigned)(*p - '0') < 10)
+        v = v * 10 + (unsigned)(*p++ - '0');
+    /* p == e: the number may go on past the window (or this is the end). */
+    if (p == digits || p == e || (unsigned)(*p - '0') < 10 || *p == '.' || (*p | 0x20) == 'e' ||
+        (*digits == '0' && p - digits > 1))
+        return 0;
+    size_t len = (size_t)(p - s);
+    memcpy(j->buf, s, len);
+    j->buf[len] = '\0';
+    j->len = len;
+    t->integer = 1;
+    t->negative = negative;
+    t->fits = 1;
+    if (!negative)
+        t->u64 = v;
+    else if (v > (uint64_t)INT64_MAX + 1)
+        t->fits = 0;
+    else
+        t->i64 = v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v;
+    r->cur = p;
+    return 1;
+}
 
 static int number(tc_json *j, tc_json_token *t)
 {
@@ -697,7 +824,7 @@ static int value(tc_json *j, tc_json_token *t)
     case 'n': value_done(j); return literal(j, t, "null", TC_JSON_NULL);
     default:
         if (c == '-' || (c >= '0' && c <= '9')) {
-            if (number(j, t))
+            if (!number_fast(j, t) && number(j, t))
                 return -1;
             t->kind = TC_JSON_NUMBER;
             t->text = j->buf;

@@ -223,3 +223,45 @@ void tc_jl_hex(tc_jsonl *w, const char *k, const uint8_t *p, size_t n)
     }
     put(w, "\"", 1);
 }
+
+void tc_jl_array_begin(tc_jsonl *w, const char *k)
+{
+    key(w, k);
+    put(w, "[", 1);
+    w->items = 0;
+}
+
+void tc_jl_array_uint(tc_jsonl *w, uint64_t v)
+{
+    if (w->items++)
+        put(w, ",", 1);
+    put_u64(w, v);
+}
+
+void tc_jl_array_u64s(tc_jsonl *w, uint64_t v)
+{
+    if (w->items++)
+        put(w, ",\"", 2);
+    else
+        put(w, "\"", 1);
+    put_u64(w, v);
+    put(w, "\"", 1);
+}
+
+void tc_jl_array_end(tc_jsonl *w) { put(w, "]", 1); }
+
+void tc_jl_u32_array(tc_jsonl *w, const char *k, const uint32_t *v, size_t n)
+{
+    tc_jl_array_begin(w, k);
+    for (size_t i = 0; i < n; i++)
+        tc_jl_array_uint(w, v[i]);
+    tc_jl_array_end(w);
+}
+
+void tc_jl_u64s_array(tc_jsonl *w, const char *k, const uint64_t *v, size_t n)
+{
+    tc_jl_array_begin(w, k);
+    for (size_t i = 0; i < n; i++)
+        tc_jl_array_u64s(w, v[i]);
+    tc_jl_array_end(w);
+}

@@ -15,6 +15,7 @@
 typedef struct tc_jsonl {
     FILE *f;
     int fields; /* fields written in the current object */
+    int items;  /* items written in the current array */
     size_t len;
     char buf[8192];
 } tc_jsonl;
@@ -33,6 +34,17 @@ void tc_jl_hex(tc_jsonl *w, const char *key, const uint8_t *p, size_t n);
 /* n bytes as a string of n characters, each byte the code point of the same
  * value (U+0000 to U+00FF, escaped as \u00XX outside printable ASCII): any
  * bytes, a NUL or a byte above 0x7F included, give valid JSON. */
+/* Arrays: "key":[1,2,3] of JSON numbers (ids), or "key":["1","2"] of
+ * decimal strings (64-bit values, as tc_jl_u64s). Any length: the line is
+ * flushed as the buffer fills. */
+void tc_jl_u32_array(tc_jsonl *w, const char *key, const uint32_t *v, size_t n);
+void tc_jl_u64s_array(tc_jsonl *w, const char *key, const uint64_t *v, size_t n);
+/* The same one item at a time, for values that are not contiguous:
+ * begin, any number of items of either kind, end. */
+void tc_jl_array_begin(tc_jsonl *w, const char *key);
+void tc_jl_array_uint(tc_jsonl *w, uint64_t v);
+void tc_jl_array_u64s(tc_jsonl *w, uint64_t v);
+void tc_jl_array_end(tc_jsonl *w);
 void tc_jl_latin1(tc_jsonl *w, const char *key, const uint8_t *p, size_t n);
 
 /* A JSON string literal, quotes included, escaped per RFC 8259. */

@@ -1,0 +1,24 @@
+/* Intel DCFG (spec/dcfg.md): validation, detection and canonical dump. */
+#ifndef TC_DCFG_H
+#define TC_DCFG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/jsonl.h"
+#include "../common/parse.h"
+
+/* Validates a DCFG; with ctx->on_event, hands over the dump's lines
+ * (tc_dcfg_dump_rec) after the checks. */
+void tc_dcfg_parse(tc_reader *r, const tc_parse_ctx *ctx);
+void tc_dcfg_dump_line(tc_jsonl *w, const void *rec);
+
+/* Detection (spec/dcfg.md, "Detection"): 0 not a DCFG-family document, 1
+ * a DCFG, 2 a DCFG-trace. `name` (may be NULL) decides when the first
+ * bytes do not. */
+int tc_dcfg_sniff_kind(const uint8_t *p, size_t n, const char *name);
+/* For the registry: the content alone says DCFG (resp. DCFG-trace). */
+int tc_dcfg_sniff(const uint8_t *p, size_t n);
+int tc_dcfg_sniff_trace(const uint8_t *p, size_t n);
+
+#endif

@@ -1,0 +1,465 @@
+/*
+ * IMAGE_DATA (Doc §2.10): FILE_NAME_ID, SYMBOLS (§2.11), SOURCE_DATA
+ * (§2.12), BASIC_BLOCKS (§2.13) and ROUTINES (§2.14) with their NODES and
+ * LOOPS (§2.15) tables.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dcfg_common.h"
+#include "dcfg_table.h"
+
+#define KEY(t, s) ((t)->len == sizeof(s) - 1 && !memcmp((t)->text, s, sizeof(s) - 1))
+
+int dcfg_read_image_data(dcfg_rd *rd, const tc_json_token *t, dcfg_proc *p, uint32_t image);
+
+static int stop(dcfg_rd *rd)
+{
+    rd->failed = rd->doc->broken = 1;
+    return 0;
+}
+
+/* ---- SYMBOLS and SOURCE_DATA ---- */
+
+typedef struct sym_ctx {
+    dcfg_proc *p;
+    uint32_t image;
+    int source;
+    dcfg_symbol s;
+    dcfg_loc at;
+    int ok;
+} sym_ctx;
+
+static void sym_begin(dcfg_rd *rd, void *u, const dcfg_loc *at)
+{
+    (void)rd;
+    sym_ctx *c = u;
+    free(c->s.name);
+    memset(&c->s, 0, sizeof c->s);
+    c->s.image = c->image;
+    c->s.source = c->source;
+    c->at = *at;
+    c->ok = 1;
+}
+
+/* Columns: symbols NAME, ADDR_OFFSET, SIZE; source FILE_NAME_ID, LINE_NUM,
+ * ADDR_OFFSET, SIZE, NUM_INSTRS (numbered 0..4 with NAME as 5). */
+static int sym_cell(dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t)
+{
+    sym_ctx *c = u;
+    uint64_t v;
+    if (!c->source)
+        col = col == 0 ? 5 : col + 1; /* NAME, ADDR_OFFSET (2), SIZE (3) */
+    switch (col) {
+    case 5:
+        if (dcfg_expect(rd, t, TC_JSON_STRING, "NAME") && rd->doc->dump) {
+            c->s.name = malloc(t->len + 1);
+            if (!c->s.name)
+                return stop(rd);
+            memcpy(c->s.name, t->text, t->len + 1);
+        }
+        break;
+    case 0:
+        if (tc_dcfg_id(rd->j, t, "FILE_NAME_ID", 0, &v)) {
+            c->s.file = (uint32_t)v;
+            c->s.has |= 4;
+        } else {
+            c->ok = 0;
+        }
+        break;
+    case 1:
+        if (tc_dcfg_int(rd->j, t, "LINE_NUM", &c->s.line))
+            c->s.has |= 1;
+        break;
+    case 2:
+        if (!tc_dcfg_int(rd->j, t, "ADDR_OFFSET", &c->s.addr))
+            c->ok = 0;
+        break;
+    case 3:
+        if (!tc_dcfg_int(rd->j, t, "SIZE", &c->s.size))
+            c->ok = 0;
+        break;
+    default:
+        if (tc_dcfg_int(rd->j, t, "NUM_INSTRS", &c->s.ninstrs))
+            c->s.has |= 2;
+    }
+    return dcfg_skip(rd, t);
+}
+
+static void sym_end(dcfg_rd *rd, void *u, unsigned seen, int complete)
+{
+    (void)seen;
+    sym_ctx *c = u;
+    if (!complete || !c->ok)
+        return;
+    dcfg_ref *r;
+    if (!DCFG_PUSH(c->p->refs, r)) {
+        stop(rd);
+        return;
+    }
+    memset(r, 0, sizeof *r);
+    r->image = c->image;
+    r->file = c->source ? c->s.file : 0;
+    r->range = 1;
+    r->what = c->source ? "source range" : "symbol";
+    r->addr = c->s.addr;
+    r->end = c->s.addr + c->s.size;
+    r->end_over = r->end < c->s.addr;
+    r->at = c->at;
+    if (rd->doc->dump) {
+        dcfg_symbol *s;
+        if (!DCFG_PUSH(c->p->symbols, s)) {
+            stop(rd);
+            return;
+        }
+        *s = c->s;
+        c->s.name = NULL;
+    }
+}
+
+static int read_symbols(dcfg_rd *rd, const tc_json_token *t, dcfg_proc *p, uint32_t image,
+                        int source)
+{
+    static const dcfg_col sym_cols[] = {{"NAME", 1}, {"ADDR_OFFSET", 1}, {"SIZE", 1}};
+    static const dcfg_col src_cols[] = {
+        {"FILE_NAME_ID", 1}, {"LINE_NUM", 0}, {"ADDR_OFFSET", 1}, {"SIZE", 1}, {"NUM_INSTRS", 0}};
+    sym_ctx c;
+    memset(&c, 0, sizeof c);
+    c.p = p;
+    c.image = image;
+    c.source = source;
+    dcfg_table tb = {source ? "SOURCE_DATA" : "SYMBOLS", source ? src_cols : sym_cols,
+                     source ? 5u : 3u, sym_begin, sym_cell, sym_end};
+    int rc = dcfg_read_table(rd, t, &tb, &c, NULL);
+    free(c.s.name);
+    return rc;
+}
+
+/* ---- BASIC_BLOCKS ---- */
+
+typedef struct block_ctx {
+    dcfg_proc *p;
+    dcfg_block b;
+    int ok;
+} block_ctx;
+
+static void block_begin(dcfg_rd *rd, void *u, const dcfg_loc *at)
+{
+    (void)rd;
+    block_ctx *c = u;
+    uint32_t image = c->b.image;
+    memset(&c->b, 0, sizeof c->b);
+    c->b.image = image;
+    c->b.at = *at;
+    c->ok = 1;
+}
+
+static int block_cell(dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t)
+{
+    static const char *const names[] = {"NODE_ID",    "ADDR_OFFSET",       "SIZE",
+                                        "NUM_INSTRS", "LAST_INSTR_OFFSET", "COUNT"};
+    block_ctx *c = u;
+    uint64_t v;
+    int ok = col == 0 ? tc_dcfg_id(rd->j, t, names[col], 0, &v)
+                      : tc_dcfg_int(rd->j, t, names[col], &v);
+    if (!ok) {
+        if (col < 3)
+            c->ok = 0;
+        return dcfg_skip(rd, t);
+    }
+    switch (col) {
+    case 0: c->b.id = (uint32_t)v; break;
+    case 1: c->b.addr = v; break;
+    case 2: c->b.size = v; break;
+    case 3: c->b.ninstrs = v; c->b.has |= DCFG_B_NINSTRS; break;
+    case 4: c->b.last = v; c->b.has |= DCFG_B_LAST; break;
+    default: c->b.count = v; c->b.has |= DCFG_B_COUNT;
+    }
+    return dcfg_skip(rd, t);
+}
+
+static void block_end(dcfg_rd *rd, void *u, unsigned seen, int complete)
+{
+    (void)seen;
+    block_ctx *c = u;
+    dcfg_block *slot;
+    if (!complete || !c->ok)
+        return;
+    if (!DCFG_PUSH(c->p->blocks, slot)) {
+        stop(rd);
+        return;
+    }
+    *slot = c->b;
+}
+
+static int read_blocks(dcfg_rd *rd, const tc_json_token *t, dcfg_proc *p, uint32_t image)
+{
+    static const dcfg_col cols[] = {{"NODE_ID", 1},    {"ADDR_OFFSET", 1},       {"SIZE", 1},
+                                    {"NUM_INSTRS", 0}, {"LAST_INSTR_OFFSET", 0}, {"COUNT", 0}};
+    block_ctx c;
+    memset(&c, 0, sizeof c);
+    c.p = p;
+    c.b.image = image;
+    dcfg_table tb = {"BASIC_BLOCKS", cols, 6, block_begin, block_cell, block_end};
+    return dcfg_read_table(rd, t, &tb, &c, NULL);
+}
+
+/* ---- ROUTINES, NODES, LOOPS ---- */
+
+typedef struct pair_ctx { /* NODES: NODE_ID, IDOM_NODE_ID pairs */
+    dcfg_proc *p;
+    uint32_t node, idom;
+    int ok;
+    uint32_t count;
+    dcfg_loc at;
+} pair_ctx;
+
+static void pair_begin(dcfg_rd *rd, void *u, const dcfg_loc *at)
+{
+    (void)rd;
+    pair_ctx *c = u;
+    c->ok = 1;
+    c->at = *at;
+}
+
+static int pair_cell(dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t)
+{
+    pair_ctx *c = u;
+    uint64_t v;
+    if (tc_dcfg_id(rd->j, t, col ? "IDOM_NODE_ID" : "NODE_ID", 0, &v))
+        *(col ? &c->idom : &c->node) = (uint32_t)v;
+    else
+        c->ok = 0;
+    return dcfg_skip(rd, t);
+}
+
+static void pair_end(dcfg_rd *rd, void *u, unsigned seen, int complete)
+{
+    (void)seen;
+    pair_ctx *c = u;
+    if (!complete || !c->ok)
+        return;
+    /* A row's place in the NODES table is kept with it: findings point there. */
+    uint32_t *s;
+    dcfg_loc *at;
+    for (int i = 0; i < 2; i++) {
+        if (!DCFG_PUSH(c->p->ids, s)) {
+            stop(rd);
+            return;
+        }
+        *s = i ? c->idom : c->node;
+    }
+    if (!DCFG_PUSH(c->p->locs, at)) {
+        stop(rd);
+        return;
+    }
+    *at = c->at;
+    c->count++;
+}
+
+typedef struct loop_ctx {
+    dcfg_proc *p;
+    dcfg_loop l;
+    int ok;
+    uint32_t count;
+} loop_ctx;
+
+static void loop_begin(dcfg_rd *rd, void *u, const dcfg_loc *at)
+{
+    (void)rd;
+    loop_ctx *c = u;
+    memset(&c->l, 0, sizeof c->l);
+    c->l.at = *at;
+    c->ok = 1;
+}
+
+static int loop_cell(dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t)
+{
+    loop_ctx *c = u;
+    uint64_t v;
+    switch (col) {
+    case 0:
+        if (tc_dcfg_id(rd->j, t, "LOOP_HEAD_NODE_ID", 0, &v))
+            c->l.head = (uint32_t)v;
+        else
+            c->ok = 0;
+        return dcfg_skip(rd, t);
+    case 1:
+        c->l.back = (uint32_t)c->p->ids.n;
+        if (t->kind == TC_JSON_ARRAY_BEGIN)
+            c->l.has |= DCFG_L_BACK;
+        return dcfg_read_ids(rd, t, "LOOP_BACK_EDGE_SOURCE_NODE_IDS", &c->p->ids, &c->l.nback);
+    case 2:
+        c->l.nodes = (uint32_t)c->p->ids.n;
+        if (t->kind == TC_JSON_ARRAY_BEGIN)
+            c->l.has |= DCFG_L_NODES;
+        return dcfg_read_ids(rd, t, "LOOP_NODE_IDS", &c->p->ids, &c->l.nnodes);
+    default:
+        if (tc_dcfg_id(rd->j, t, "PARENT_LOOP_HEAD_NODE_ID", 1, &v)) {
+            c->l.parent = (uint32_t)v;
+            c->l.has_parent = v != 0;
+        }
+        return dcfg_skip(rd, t);
+    }
+}
+
+static void loop_end(dcfg_rd *rd, void *u, unsigned seen, int complete)
+{
+    (void)seen;
+    loop_ctx *c = u;
+    dcfg_loop *slot;
+    if (!complete || !c->ok)
+        return;
+    if (!DCFG_PUSH(c->p->loops, slot)) {
+        stop(rd);
+        return;
+    }
+    *slot = c->l;
+    c->count++;
+}
+
+typedef struct routine_ctx {
+    dcfg_proc *p;
+    dcfg_routine r;
+    int ok;
+} routine_ctx;
+
+static void routine_begin(dcfg_rd *rd, void *u, const dcfg_loc *at)
+{
+    (void)rd;
+    routine_ctx *c = u;
+    uint32_t image = c->r.image;
+    memset(&c->r, 0, sizeof c->r);
+    c->r.image = image;
+    c->r.at = *at;
+    c->r.loops = (uint32_t)c->p->loops.n;
+    c->r.nodes_table = UINT32_MAX;
+    c->ok = 1;
+}
+
+static int routine_cell(dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t)
+{
+    routine_ctx *c = u;
+    uint64_t v;
+    switch (col) {
+    case 0:
+        if (tc_dcfg_id(rd->j, t, "ENTRY_NODE_ID", 0, &v))
+            c->r.entry = (uint32_t)v;
+        else
+            c->ok = 0;
+        return dcfg_skip(rd, t);
+    case 1:
+        c->r.has_exits = t->kind == TC_JSON_ARRAY_BEGIN;
+        c->r.exits = (uint32_t)c->p->ids.n;
+        return dcfg_read_ids(rd, t, "EXIT_NODE_IDS", &c->p->ids, &c->r.nexits);
+    case 2: {
+        static const dcfg_col cols[] = {{"NODE_ID", 1}, {"IDOM_NODE_ID", 1}};
+        pair_ctx pc;
+        memset(&pc, 0, sizeof pc);
+        pc.p = c->p;
+        dcfg_table tb = {"NODES", cols, 2, pair_begin, pair_cell, pair_end};
+        c->r.nodes = (uint32_t)c->p->ids.n;
+        c->r.node_at = (uint32_t)c->p->locs.n;
+        int rc = dcfg_read_table(rd, t, &tb, &pc, &c->r.nodes_table);
+        c->r.has_nodes = t->kind == TC_JSON_ARRAY_BEGIN;
+        c->r.nnodes = pc.count;
+        return rc;
+    }
+    default: {
+        static const dcfg_col cols[] = {{"LOOP_HEAD_NODE_ID", 1},
+                                        {"LOOP_BACK_EDGE_SOURCE_NODE_IDS", 0},
+                                        {"LOOP_NODE_IDS", 0},
+                                        {"PARENT_LOOP_HEAD_NODE_ID", 0}};
+        loop_ctx lc;
+        memset(&lc, 0, sizeof lc);
+        lc.p = c->p;
+        dcfg_table tb = {"LOOPS", cols, 4, loop_begin, loop_cell, loop_end};
+        c->r.loops = (uint32_t)c->p->loops.n;
+        int rc = dcfg_read_table(rd, t, &tb, &lc, NULL);
+        c->r.nloops = lc.count;
+        return rc;
+    }
+    }
+}
+
+static void routine_end(dcfg_rd *rd, void *u, unsigned seen, int complete)
+{
+    (void)seen;
+    routine_ctx *c = u;
+    dcfg_routine *slot;
+    if (!complete || !c->ok)
+        return;
+    if (!DCFG_PUSH(c->p->routines, slot)) {
+        stop(rd);
+        return;
+    }
+    *slot = c->r;
+}
+
+static int read_routines(dcfg_rd *rd, const tc_json_token *t, dcfg_proc *p, uint32_t image)
+{
+    static const dcfg_col cols[] = {
+        {"ENTRY_NODE_ID", 1}, {"EXIT_NODE_IDS", 0}, {"NODES", 0}, {"LOOPS", 0}};
+    routine_ctx c;
+    memset(&c, 0, sizeof c);
+    c.p = p;
+    c.r.image = image;
+    dcfg_table tb = {"ROUTINES", cols, 4, routine_begin, routine_cell, routine_end};
+    if (t->kind == TC_JSON_ARRAY_BEGIN)
+        p->images.v[image].has_routines = 1;
+    return dcfg_read_table(rd, t, &tb, &c, NULL);
+}
+
+/* ---- the image object ---- */
+
+int dcfg_read_image_data(dcfg_rd *rd, const tc_json_token *t, dcfg_proc *p, uint32_t image)
+{
+    (void)t;
+    tc_json_token k, v;
+    while (dcfg_next(rd, &k) && k.kind == TC_JSON_KEY) {
+        int which = KEY(&k, "FILE_NAME_ID")    ? 1
+                    : KEY(&k, "SYMBOLS")       ? 2
+                    : KEY(&k, "SOURCE_DATA")   ? 3
+                    : KEY(&k, "BASIC_BLOCKS")  ? 4
+                    : KEY(&k, "ROUTINES")      ? 5
+                                               : 0;
+        if (!which && tc_rule_enabled(rd->doc->d, TC_RULE_DCFG_UNKNOWN_KEY))
+            tc_json_report(rd->j, &k, TC_RULE_DCFG_UNKNOWN_KEY,
+                           "IMAGE_DATA has a key \"%s\" tracecheck does not know; its value is "
+                           "not checked",
+                           k.text);
+        if (!dcfg_next(rd, &v))
+            return 0;
+        int ok;
+        switch (which) {
+        case 1: {
+            uint64_t id;
+            if (tc_dcfg_id(rd->j, &v, "FILE_NAME_ID", 0, &id)) {
+                dcfg_image *im = &p->images.v[image];
+                dcfg_ref *r;
+                im->file = (uint32_t)id;
+                im->has_file = 1;
+                if (!DCFG_PUSH(p->refs, r))
+                    return stop(rd);
+                memset(r, 0, sizeof *r);
+                r->image = image;
+                r->file = (uint32_t)id;
+                r->what = "image";
+                dcfg_here(rd, &v, dcfg_add_path(rd), 0, &r->at);
+            }
+            ok = dcfg_skip(rd, &v);
+            break;
+        }
+        case 2: ok = read_symbols(rd, &v, p, image, 0); break;
+        case 3: ok = read_symbols(rd, &v, p, image, 1); break;
+        case 4: ok = read_blocks(rd, &v, p, image); break;
+        case 5: ok = read_routines(rd, &v, p, image); break;
+        default: ok = dcfg_skip(rd, &v);
+        }
+        if (!ok)
+            return 0;
+    }
+    return !rd->failed;
+}
