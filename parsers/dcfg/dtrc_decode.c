@@ -230,23 +230,64 @@ static const tc_dtrc_entry *fast_run(dec *d, const tc_dtrc_entry *e)
     for (;;) {
         if (d->runlen == 0 && !advance(d))
             return d->over ? NULL : e;
-        const tc_dtrc_fast_tr *tr = tc_dtrc_fast_step(f, n, *d->run, fast_weight, d);
-        if (!tr || tr->node == TC_DTRC_FAST_NONE || tr->edges >= d->need - d->edges ||
-            d->work + tr->codes > d->budget)
+        /* The hot loop works on locals only and writes the decoder's state
+         * back once per run: advance() (the periods' cycle detection) and
+         * the code-at-a-time path are the only readers of that state. The
+         * sums stay below what they are checked against (left, wleft). */
+        const uint8_t *p = d->run, *end = p + d->runlen;
+        uint64_t left = d->need - d->edges, wleft = d->budget - d->work;
+        uint64_t edges = 0, codes = 0;
+        tc_dtrc_bits wsum = 0;
+        int stop = 0;
+        /* The state is node n and its transitions' block blk (0: not made). */
+        uint32_t blk = f->nodes[n].block;
+        while (p < end) {
+            const tc_dtrc_fast_tr *tr;
+            if (blk)
+                tr = &f->tr[(size_t)(blk - 1) * 64 + *p];
+            else if ((tr = tc_dtrc_fast_make(f, n, *p, fast_weight, d)) != NULL)
+                blk = f->nodes[n].block;
+            else {
+                stop = 1;
+                break;
+            }
+            if (tr->node == TC_DTRC_FAST_NONE || tr->edges >= left - edges ||
+                tr->codes > wleft - codes) {
+                stop = 1;
+                break;
+            }
+            edges += tr->edges;
+            codes += tr->codes;
+            wsum += tr->weight;
+            n = tr->node;
+            uint32_t nb = tr->next_block;
+            if (!nb) {
+                nb = f->nodes[n].block;
+                /* Not made yet: the next character makes it, after which
+                 * it is remembered there. */
+                if (nb)
+                    f->tr[(size_t)(blk - 1) * 64 + *p].next_block = nb;
+            }
+            blk = nb;
+            p++;
+        }
+        size_t used = (size_t)(p - d->run);
+        if (used) {
+            d->run = p;
+            d->runlen -= used;
+            d->pulled += (tc_dtrc_bits)used * 6;
+            d->edges += edges;
+            d->walked += edges;
+            d->work += codes;
+            d->weight = tc_dtrc_bits_add(d->weight, wsum);
+            const tc_dtrc_fast_node *nd = &f->nodes[n];
+            d->nacc = nd->depth;
+            d->acc = nd->bits;
+            e = &t->entries[nd->entry];
+            d->edge = e->edge;
+        }
+        if (stop)
             return e;
-        d->run++;
-        d->runlen--;
-        d->pulled += 6;
-        d->edges += tr->edges;
-        d->walked += tr->edges;
-        d->work += tr->codes;
-        d->weight = tc_dtrc_bits_add(d->weight, tr->weight);
-        n = tr->node;
-        const tc_dtrc_fast_node *nd = &f->nodes[n];
-        d->nacc = nd->depth;
-        d->acc = nd->bits;
-        e = &t->entries[nd->entry];
-        d->edge = e->edge;
     }
 }
 

@@ -101,7 +101,7 @@ uint32_t tc_dtrc_fast_walk(const tc_dtrc_fast *f, uint32_t e, uint64_t acc, unsi
 static tc_dtrc_fast_tr transition(const tc_dtrc_fast *f, uint32_t n, unsigned ch,
                                   tc_dtrc_fast_weight weight, void *user)
 {
-    tc_dtrc_fast_tr r = {0, 0, TC_DTRC_FAST_NONE, 0};
+    tc_dtrc_fast_tr r = {0, 0, TC_DTRC_FAST_NONE, 0, 0};
     const tc_dtrc_table *t = f->t;
     for (int b = 5; b >= 0; b--) {
         uint32_t c = f->nodes[n].child[(ch >> b) & 1];

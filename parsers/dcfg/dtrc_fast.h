@@ -17,7 +17,7 @@
 #include "dtrc_table.h"
 
 /* Bounds on what the tables may take: nodes (about 24 bytes each) and
- * transition blocks (64 x 24 bytes each), 48 MiB and 96 MiB. */
+ * transition blocks (64 x 32 bytes each), 48 MiB and 128 MiB. */
 #define TC_DTRC_FAST_MAX_NODES (1u << 21)
 #define TC_DTRC_FAST_MAX_BLOCKS (1u << 16)
 
@@ -29,6 +29,10 @@ typedef struct tc_dtrc_fast_tr {
     uint64_t weight; /* and their weight */
     uint32_t node;   /* reached; TC_DTRC_FAST_NONE: go code at a time */
     uint32_t codes;  /* codes completed */
+    /* node's transitions (its tc_dtrc_fast_node.block), filled in by the
+     * decoder on first use so that a step is one dependent load, not two;
+     * 0 not known yet. */
+    uint32_t next_block;
 } tc_dtrc_fast_tr;
 
 typedef struct tc_dtrc_fast_node {

@@ -28,6 +28,30 @@ int tc_dtrc_b64(unsigned char c)
     return -1;
 }
 
+/* tc_dtrc_b64 as a table for the compiler's runs: the value, B64_DOT for
+ * '.' (counted for its warning), B64_NONE for anything else. */
+enum { B64_DOT = 0x80, B64_NONE = 0xff };
+#define X B64_NONE
+static const uint8_t b64_tab[256] = {
+    X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+    X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+    X, X, X, X, X, X, X, X, X, X, X, 62, X, 63, B64_DOT, X,
+    52, 53, 54, 55, 56, 57, 58, 59, 60, 61, X, X, X, X, X, X,
+    X, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+    15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, X, X, X, X, X,
+    X, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40,
+    41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, X, X, X, X, X,
+    X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+    X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+    X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+    X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+    X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+    X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+    X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+    X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+};
+#undef X
+
 int tc_dtrc_key_ok(const char *s, size_t n)
 {
     if (n == 0)
@@ -148,10 +172,7 @@ int tc_dtrc_compile(tc_dtrc_prog *p, const char *s, size_t n, tc_dtrc_resolve_fn
     size_t i = 0;
     while (i < n) {
         unsigned char c = (unsigned char)s[i];
-        int v = tc_dtrc_b64(c);
-        if (v >= 0) {
-            if (c == '.' && p->dots++ == 0)
-                p->first_dot = i;
+        if (b64_tab[c] != B64_NONE) {
             if (chars < 0) {
                 tc_dtrc_op *op = new_op(p, TC_DTRC_OP_CHARS, nopen);
                 if (!op)
@@ -159,9 +180,25 @@ int tc_dtrc_compile(tc_dtrc_prog *p, const char *s, size_t n, tc_dtrc_resolve_fn
                 op->a = (uint32_t)p->nvals;
                 chars = (long)(p->nops - 1);
             }
-            p->vals[p->nvals++] = (uint8_t)v;
-            p->ops[chars].n++;
-            i++;
+            /* The whole run in one tight loop: most of a sequence is plain
+             * Base64, and this is the only per-character work of compiling. */
+            uint8_t *out = p->vals + p->nvals;
+            size_t start = i;
+            for (;;) {
+                uint8_t v;
+                while (i < n && (v = b64_tab[(unsigned char)s[i]]) < 64)
+                    *out++ = v, i++;
+                if (i < n && b64_tab[(unsigned char)s[i]] == B64_DOT) {
+                    if (p->dots++ == 0)
+                        p->first_dot = i;
+                    *out++ = 63;
+                    i++;
+                    continue;
+                }
+                break;
+            }
+            p->nvals += i - start;
+            p->ops[chars].n += (uint32_t)(i - start);
             continue;
         }
         chars = -1;
