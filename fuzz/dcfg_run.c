@@ -15,15 +15,6 @@
 #include "dcfg_run.h"
 #include "fuzz_helpers.h"
 
-static char *dup_or_null(const char *s)
-{
-    if (!s)
-        return NULL;
-    char *d = strdup(s);
-    FUZZ_CHECK_ALLOC(d);
-    return d;
-}
-
 int dfz_get_plain(dfz_plain *pl, const uint8_t *data, size_t size)
 {
     memset(pl, 0, sizeof *pl);
@@ -72,28 +63,6 @@ void dfz_plain_free(dfz_plain *pl)
     memset(pl, 0, sizeof *pl);
 }
 
-/* tc_options.on_diag: a copy of every finding. */
-static void collect(void *user, const tc_diag *d)
-{
-    ofz_diags *out = user;
-    if (out->n == out->cap) {
-        out->cap = out->cap ? 2 * out->cap : 16;
-        out->v = realloc(out->v, out->cap * sizeof *out->v);
-        FUZZ_CHECK_ALLOC(out->v);
-    }
-    ofz_diag *x = &out->v[out->n++];
-    x->rule = tc_rule_index(d->rule);
-    x->severity = d->severity;
-    x->offset = d->offset;
-    x->length = d->length;
-    x->line = d->line;
-    x->column = d->column;
-    x->unlocated = d->unlocated;
-    x->path = dup_or_null(d->json_path);
-    x->message = dup_or_null(d->message);
-    x->context = dup_or_null(d->context);
-    out->count[x->rule]++;
-}
 
 void dfz_validate(dfz_run *run, const uint8_t *data, size_t size, tc_format format, int dump)
 {
@@ -103,7 +72,7 @@ void dfz_validate(dfz_run *run, const uint8_t *data, size_t size, tc_format form
     opt.pedantic = 1;
     /* "No cap" is a cap no input of a fuzzer's size can reach. */
     opt.max_repeats = UINT32_MAX;
-    opt.on_diag = collect;
+    opt.on_diag = ofz_collect;
     opt.user = &run->d;
     tc_summary sum;
     if (!dump) {

@@ -26,7 +26,7 @@ static char *dup_or_null(const char *s)
     return d;
 }
 
-static void on_diag(void *user, const tc_diag *d)
+void ofz_collect(void *user, const tc_diag *d)
 {
     ofz_diags *out = user;
     if (out->n == out->cap) {
@@ -45,13 +45,14 @@ static void on_diag(void *user, const tc_diag *d)
     x->path = dup_or_null(d->json_path);
     x->message = dup_or_null(d->message);
     x->context = dup_or_null(d->context);
+    out->count[x->rule]++; /* a sink made by ofz_sink_init replaces these with its own */
 }
 
 void ofz_sink_init(tc_diag_sink *s, ofz_diags *out, unsigned max_repeats)
 {
     memset(out, 0, sizeof *out);
     /* "No cap" is a cap no input of a fuzzer's size can reach. */
-    tc_diag_init(s, "fuzz", max_repeats ? max_repeats : UINT32_MAX, 1, on_diag, out);
+    tc_diag_init(s, "fuzz", max_repeats ? max_repeats : UINT32_MAX, 1, ofz_collect, out);
 }
 
 void ofz_sink_finish(tc_diag_sink *s, ofz_diags *out)

@@ -39,6 +39,10 @@ typedef struct ofz_diags {
     uint64_t count[TC_RULE__COUNT];      /* the sink's per-rule counts */
 } ofz_diags;
 
+/* A tc_diag callback (user: an ofz_diags) that keeps a copy of every finding
+ * and counts it per rule. Shared by the ovni and DCFG harnesses. */
+void ofz_collect(void *user, const tc_diag *d);
+
 /* A sink (--pedantic; max_repeats 0 = no cap) that collects into out. */
 void ofz_sink_init(tc_diag_sink *s, ofz_diags *out, unsigned max_repeats);
 /* Finishes the sink (suppression notes) and copies its counters. */
