@@ -7,6 +7,7 @@
 
 #include "../parsers/common/bytes.h"
 #include "ot.h"
+#include "tu.h"
 
 /* ---- findings ---- */
 
@@ -155,34 +156,12 @@ const char *ot_describe(const ot_result *r)
     return buf;
 }
 
-size_t ot_dump_lines(const ot_result *r)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < r->dump_len; i++)
-        n += r->dump[i] == '\n';
-    return n;
-}
+size_t ot_dump_lines(const ot_result *r) { return tu_text_lines(r->dump, r->dump_len); }
 
 const char *ot_dump_line(const ot_result *r, size_t n)
 {
     static char buf[16384];
-    buf[0] = '\0';
-    const char *p = r->dump, *end = r->dump + r->dump_len;
-    if (!p)
-        return buf;
-    for (; n > 0 && p < end; n--) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        if (!nl)
-            return buf;
-        p = nl + 1;
-    }
-    const char *nl = memchr(p, '\n', (size_t)(end - p));
-    size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
-    if (len >= sizeof buf)
-        len = sizeof buf - 1;
-    memcpy(buf, p, len);
-    buf[len] = '\0';
-    return buf;
+    return tu_text_line(r->dump, r->dump_len, n, buf, sizeof buf);
 }
 
 static void rule_list(const ot_result *r, int sorted, char *out, size_t size)

@@ -174,19 +174,18 @@ const char *tu_describe(const tu_result *r)
     return buf;
 }
 
-size_t tu_dump_lines(const tu_result *r)
+size_t tu_text_lines(const char *text, size_t len)
 {
     size_t n = 0;
-    for (size_t i = 0; i < r->dump_len; i++)
-        n += r->dump[i] == '\n';
+    for (size_t i = 0; i < len; i++)
+        n += text[i] == '\n';
     return n;
 }
 
-const char *tu_dump_line(const tu_result *r, size_t n)
+const char *tu_text_line(const char *text, size_t len, size_t n, char *buf, size_t size)
 {
-    static char buf[8192];
     buf[0] = '\0';
-    const char *p = r->dump, *end = r->dump + r->dump_len;
+    const char *p = text, *end = text + len;
     if (!p)
         return buf;
     while (n > 0 && p < end) {
@@ -197,12 +196,20 @@ const char *tu_dump_line(const tu_result *r, size_t n)
         n--;
     }
     const char *nl = memchr(p, '\n', (size_t)(end - p));
-    size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
-    if (len >= sizeof buf)
-        len = sizeof buf - 1;
-    memcpy(buf, p, len);
-    buf[len] = '\0';
+    size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
+    if (l >= size)
+        l = size - 1;
+    memcpy(buf, p, l);
+    buf[l] = '\0';
     return buf;
+}
+
+size_t tu_dump_lines(const tu_result *r) { return tu_text_lines(r->dump, r->dump_len); }
+
+const char *tu_dump_line(const tu_result *r, size_t n)
+{
+    static char buf[8192];
+    return tu_text_line(r->dump, r->dump_len, n, buf, sizeof buf);
 }
 
 /* ---- assertions ---- */

@@ -75,6 +75,10 @@ const char *tu_describe(const tu_result *r);
 /* The n-th line (0-based) of the dump, without its newline, in a static
  * buffer; "" when there is no such line. */
 const char *tu_dump_line(const tu_result *r, size_t n);
+/* Newlines in text[0..len), and line n (0-based) of it copied into buf
+ * (cut at size - 1); shared by the dump helpers of tu.c and ot.c. */
+size_t tu_text_lines(const char *text, size_t len);
+const char *tu_text_line(const char *text, size_t len, size_t n, char *buf, size_t size);
 size_t tu_dump_lines(const tu_result *r);
 
 /* ---- assertions with messages ---- */

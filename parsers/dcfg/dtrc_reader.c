@@ -88,6 +88,19 @@ static int skip(rd *r, const tc_json_token *t)
     return !r->failed;
 }
 
+/* A value past the end of its header: the first is reported (DTRC-ROW-LONG),
+ * each is skipped. Returns 1 when c was such a value. */
+static int past_row_end(rd *r, const tc_json_token *c, unsigned ci, unsigned hcols)
+{
+    if (ci < hcols)
+        return 0;
+    if (ci == hcols)
+        tc_json_report(r->j, c, TC_RULE_DTRC_ROW_LONG,
+                       "the row has more values than the %u columns of its header", hcols);
+    skip(r, c);
+    return 1;
+}
+
 /* The rest of the array being read, up to its end. */
 static void skip_rest(rd *r)
 {
@@ -372,12 +385,8 @@ static void read_transitions(rd *r, const tc_json_token *t)
         uint8_t len = 0;
         size_t nn = 0;
         while (next(r, &c) && c.kind != TC_JSON_ARRAY_END) {
-            if (ci >= hcols) {
-                if (ci == hcols)
-                    tc_json_report(r->j, &c, TC_RULE_DTRC_ROW_LONG,
-                                   "the row has more values than the %u columns of its header",
-                                   hcols);
-                skip(r, &c);
+            if (past_row_end(r, &c, ci, hcols)) {
+                /* reported once, skipped */
             } else if (ci == 0) {
                 ok &= tc_dcfg_id(r->j, &c, "CURRENT_EDGE_ID", 0, &edge);
             } else if (ci == 1) {
@@ -619,12 +628,8 @@ static void read_chunk(rd *r, const tc_json_token *row, unsigned hcols)
     uint64_t pic = 0, ic = 0, ec = 0, first = 0;
     int pic_ok = 0, ic_ok = 0, ec_ok = 0, first_ok = 0;
     while (next(r, &c) && c.kind != TC_JSON_ARRAY_END) {
-        if (ci >= hcols) {
-            if (ci == hcols)
-                tc_json_report(r->j, &c, TC_RULE_DTRC_ROW_LONG,
-                               "the row has more values than the %u columns of its header",
-                               hcols);
-            skip(r, &c);
+        if (past_row_end(r, &c, ci, hcols)) {
+            /* reported once, skipped */
         } else if (ci == 0) {
             pic_ok = tc_dcfg_int(r->j, &c, "PRECEDING_INSTR_COUNT", &pic);
             if (pic_ok && r->have_prev &&
@@ -717,12 +722,8 @@ static void read_threads(rd *r, const tc_json_token *t)
         r->tid_ok = 0;
         r->tid = 0;
         while (next(r, &c) && c.kind != TC_JSON_ARRAY_END) {
-            if (ci >= hcols) {
-                if (ci == hcols)
-                    tc_json_report(r->j, &c, TC_RULE_DTRC_ROW_LONG,
-                                   "the row has more values than the %u columns of its header",
-                                   hcols);
-                skip(r, &c);
+            if (past_row_end(r, &c, ci, hcols)) {
+                /* reported once, skipped */
             } else if (ci == 0) {
                 r->tid_ok = tc_dcfg_int(r->j, &c, "THREAD_ID", &r->tid);
                 if (r->tid_ok && seen(&r->tids, &r->ntids, &r->captids, r->tid))
@@ -770,12 +771,8 @@ static void read_process(rd *r, unsigned hcols)
             finish_dict(r);
         if (ci >= 3)
             finish_table(r);
-        if (ci >= hcols) {
-            if (ci == hcols)
-                tc_json_report(r->j, &c, TC_RULE_DTRC_ROW_LONG,
-                               "the row has more values than the %u columns of its header",
-                               hcols);
-            skip(r, &c);
+        if (past_row_end(r, &c, ci, hcols)) {
+            /* reported once, skipped */
         } else if (ci == 0) {
             r->pid_ok = tc_dcfg_int(r->j, &c, "PROCESS_ID", &r->pid);
             if (r->pid_ok) {
