@@ -24,6 +24,9 @@
  *    adds arithmetically included). Cycles of empty codes, which need no
  *    bit, are counted arithmetically here too, so that EDGE_COUNT may be
  *    2^64 - 1;
+ *  - the decoder's fast paths (per-row weights, a character at a step, runs
+ *    of one character at once), weighted and unweighted: the plain
+ *    decoder's result;
  *  - always: never more edges than EDGE_COUNT, exactly EDGE_COUNT on
  *    success; the same input decoded twice gives the same result; decoding
  *    with skipping (periods added arithmetically), without it, or without
@@ -717,6 +720,65 @@ static void print_out(const char *label, const tc_dtrc_decode_out *o)
             label, o->code, o->edges, o->skipped, o->edge, c, t, w, o->bits);
 }
 
+/* ---- the decoder's fast paths ---- */
+
+/* Per-row weights: a row is fine (its weight summed once) unless its first
+ * code index is a multiple of 3, so that rows taken whole and rows taken
+ * edge by edge mix. */
+static const tc_dtrc_table *rows_table;
+
+static void row_check(void *user, uint32_t current, const tc_dtrc_code *c, tc_dtrc_rowinfo *out)
+{
+    (void)user;
+    (void)current;
+    const uint32_t *ids = rows_table->ids + c->next;
+    out->state = TC_DTRC_ROW_EDGEWISE;
+    out->weight = 0;
+    if ((c - rows_table->codes) % 3 == 0)
+        return;
+    for (uint32_t k = 0; k < c->nnext; k++)
+        out->weight += weight_of(ids[k]);
+    out->state = TC_DTRC_ROW_FINE;
+}
+
+static uint64_t edge_at(void *user, uint32_t prev, uint32_t edge, uint64_t index)
+{
+    (void)user;
+    (void)prev;
+    (void)index;
+    return weight_of(edge);
+}
+
+/* Decodes with the per-row weights and the character tables (weighted,
+ * or unweighted when weighted is 0) and fails unless the result is the
+ * plain decoder's, ref (decoded with on_edge when weighted, else without). */
+static void decode_fast(const input *in, const tc_dtrc_table *t, const tc_dtrc_dict *d,
+                        const tc_dtrc_prog *p, int weighted, const tc_dtrc_decode_out *ref)
+{
+    tc_dtrc_fast f;
+    tc_dtrc_fast_init(&f);
+    tc_dtrc_fast_build(&f, t);
+    tc_dtrc_rowinfo *info = calloc(t->nrows + 1, sizeof *info);
+    FUZZ_CHECK_ALLOC(info);
+    rows_table = t;
+    tc_dtrc_rows rows = {weighted ? info : NULL, row_check, edge_at, &f};
+    calls c;
+    memset(&c, 0, sizeof c);
+    tc_dtrc_decode_in di = {.table = t, .dict = d, .prog = p, .first_edge = in->first,
+                            .edge_count = in->count, .on_edge = weighted ? on_edge : NULL,
+                            .user = &c, .budget = BIG_BUDGET};
+    tc_dtrc_decode_out out;
+    tc_dtrc_decode_rows(&di, &rows, 0, &out);
+    if (!same_out(ref, &out)) {
+        print_out("plain", ref);
+        print_out(weighted ? "per row, character tables" : "character tables", &out);
+        FUZZ_FAIL("the decoder's fast paths (%s) and the plain decoder differ",
+                  weighted ? "weighted" : "unweighted");
+    }
+    free(info);
+    tc_dtrc_fast_free(&f);
+}
+
 typedef struct bad_entries {
     int reported[MAX_DICT];
 } bad_entries;
@@ -815,6 +877,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
          * (a small one, or no skipping over a long cycle): it then says
          * "not checked", or an error where there is one. */
         decode(&in, &t, &d, &p, 0, 0, BIG_BUDGET, &big, &cb);
+        decode_fast(&in, &t, &d, &p, 1, &big);
+        {
+            tc_dtrc_decode_in di = {.table = &t, .dict = &d, .prog = &p, .first_edge = in.first,
+                                    .edge_count = in.count, .budget = BIG_BUDGET};
+            tc_dtrc_decode_out plain;
+            tc_dtrc_decode(&di, &plain);
+            decode_fast(&in, &t, &d, &p, 0, &plain);
+        }
         if (!same_out(&o1, &big)) {
             int may = in.budget < BIG_BUDGET || (in.no_skip && !in.skip_after);
             if (!may || !(o1.code == TC_DTRC_E_BUDGET ||

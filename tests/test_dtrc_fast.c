@@ -215,6 +215,13 @@ static size_t random_seq(char *s, unsigned nkeys)
             s[n++] = ')';
         } else if (k == 2 && nkeys) {
             n += (size_t)sprintf(s + n, "<d%u>", rnd(nkeys));
+        } else if (k == 3) {
+            /* A run of one character, often all zero or all one bits: the
+             * decoder's run path. */
+            unsigned r = rnd(3);
+            char ch = r == 0 ? 'A' : r == 1 ? '-' : b64[rnd(64)];
+            for (unsigned j = 1 + rnd(40); j > 0 && n < 340; j--)
+                s[n++] = ch;
         } else {
             s[n++] = b64[rnd(64)];
         }
@@ -706,6 +713,54 @@ static void test_weights(void)
     tc_dtrc_table_free(&t);
 }
 
+/* Runs of one character that bring the decoder back to where it was
+ * (here through empty codes, which the character tables take along): the
+ * run is added at once, and stops exactly where the count, the budget or a
+ * row failing pairing ask. */
+static void test_runs(void)
+{
+    tc_dtrc_table t;
+    /* "0" from 1 leads to 2, whose empty code leads back to 1: each zero
+     * bit gives 2 edges; "1" from 1 gives 3 then 1. */
+    table(&t, "1:0:2;1:1:3,1;2::1;3:0:1");
+    tc_dtrc_dict d;
+    tc_dtrc_dict_init(&d);
+    tc_dtrc_dict_finish(&d, NULL, NULL);
+    /* Row states are kept between chunks: one set per way of pairing. */
+    setup s, sb;
+    setup_init(&s, &t);
+    setup_init(&sb, &t);
+    char seqs[4][200];
+    memset(seqs[0], 'A', 150);
+    seqs[0][150] = 0;
+    snprintf(seqs[1], sizeof seqs[1], "%.*sg%.*s-%.*s", 17, seqs[0], 9, seqs[0], 70, seqs[0]);
+    memset(seqs[2], '-', 99); /* one bits: 1 -> 3, 1 -> ... */
+    seqs[2][99] = 0;
+    snprintf(seqs[3], sizeof seqs[3], "(3*%.*s)Q%.*s", 23, seqs[0], 8, seqs[0]);
+    pairing pr = no_findings;
+    pr.bad_prev = 2; /* 2 -> 1 does not join */
+    pr.bad_next = 1;
+    unsigned bad = 0;
+    tc_dtrc_decode_out ref;
+    for (size_t i = 0; i < 4; i++)
+        for (uint64_t count = 1; count < 2000; count += 1 + count / 64) {
+            bad += compare(&t, &d, seqs[i], 1, count, 0, &no_findings, &s.ps, &ref);
+            bad += compare(&t, &d, seqs[i], 1, count, 0, &pr, &sb.ps, &ref);
+            bad += compare(&t, &d, seqs[i], 1, count, 1 + count / 3, &no_findings, &s.ps,
+                           &ref);
+        }
+    CHECK(bad == 0, "%u disagreements", bad);
+    /* The whole first run: 150 characters, 900 zero bits, 1801 edges. */
+    compare(&t, &d, seqs[0], 1, 1801, 0, &no_findings, &s.ps, &ref);
+    CU_ASSERT_EQUAL(ref.code, TC_DTRC_OK);
+    compare(&t, &d, seqs[0], 1, 1802, 0, &no_findings, &s.ps, &ref);
+    CU_ASSERT_EQUAL(ref.code, TC_DTRC_E_SHORT);
+    CU_ASSERT(s.fast.nblocks > 0 && s.fast_w.nblocks > 0);
+    setup_free(&s);
+    setup_free(&sb);
+    tc_dtrc_table_free(&t);
+}
+
 /* The budget holds with the fast paths: a doubling dictionary gives up in
  * every path, or is decided from counts in every path. */
 static void test_budget(void)
@@ -764,6 +819,7 @@ static const tu_test tests[] = {
     {"a row failing pairing mid-chunk", test_pairing_mid_chunk},
     {"weights per edge, per row, per character", test_weights},
     {"work budget with the fast paths", test_budget},
+    {"runs of one character", test_runs},
     {NULL, NULL},
 };
 

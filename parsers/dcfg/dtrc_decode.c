@@ -214,6 +214,25 @@ static int fast_weight(void *user, uint32_t current, const tc_dtrc_code *c, uint
     return x->state == TC_DTRC_ROW_FINE;
 }
 
+static uint64_t tc_min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+/* How many bytes from p on (before end) equal v: eight compared at once. */
+static size_t same_run(const uint8_t *p, const uint8_t *end, uint8_t v)
+{
+    const uint8_t *q = p;
+    uint64_t same = 0x0101010101010101u * v;
+    while (end - q >= 8) {
+        uint64_t w;
+        memcpy(&w, q, 8);
+        if (w != same)
+            break;
+        q += 8;
+    }
+    while (q < end && *q == v)
+        q++;
+    return (size_t)(q - p);
+}
+
 /* Decodes whole characters from entry e's state while each one's codes
  * are known to be fine and leave more than one edge to decode, so that
  * the code-at-a-time path does the last edges, errors and empty codes
@@ -255,6 +274,21 @@ static const tc_dtrc_entry *fast_run(dec *d, const tc_dtrc_entry *e)
                 tr->codes > wleft - codes) {
                 stop = 1;
                 break;
+            }
+            if (tr->node == n && tr->codes && p + 1 < end && p[1] == *p) {
+                /* The character leads back to this node: a run of it
+                 * repeats the step exactly (a loop's code over and over),
+                 * as many times as the run is long and the counts allow. */
+                uint64_t steps = 1 + same_run(p + 1, end, *p);
+                uint64_t most = (wleft - codes) / tr->codes;
+                if (tr->edges)
+                    most = tc_min64(most, (left - edges - 1) / tr->edges);
+                steps = tc_min64(steps, most);
+                edges += steps * tr->edges;
+                codes += steps * tr->codes;
+                wsum += (tc_dtrc_bits)steps * tr->weight;
+                p += steps;
+                continue;
             }
             edges += tr->edges;
             codes += tr->codes;

@@ -112,16 +112,26 @@ static tc_dtrc_fast_tr transition(const tc_dtrc_fast *f, uint32_t n, unsigned ch
             continue;
         }
         const tc_dtrc_code *code = &t->codes[c & ~TC_DTRC_FAST_LEAF];
-        uint64_t w;
-        if (!code->to || !weight(user, t->entries[f->nodes[n].entry].edge, code, &w) || code->nnext > UINT64_MAX - r.edges ||
-            w > UINT64_MAX - r.weight)
-            return r;
-        n = f->root[code->to - 1];
-        if (n == TC_DTRC_FAST_NONE)
-            return r; /* onto an empty code */
-        r.edges += code->nnext;
-        r.weight += w;
-        r.codes++;
+        uint32_t from = t->entries[f->nodes[n].entry].edge;
+        /* The code, then the empty codes it leads onto, if any (a few at
+         * most; a longer chain or a cycle of them is the slow path's). */
+        for (unsigned hop = 0;; hop++) {
+            uint64_t w;
+            if (hop > TC_DTRC_FAST_MAX_EMPTY || !code->to || !weight(user, from, code, &w) ||
+                code->nnext > UINT64_MAX - r.edges || w > UINT64_MAX - r.weight)
+                return r;
+            r.edges += code->nnext;
+            r.weight += w;
+            r.codes++;
+            const tc_dtrc_entry *to = &t->entries[code->to - 1];
+            n = f->root[code->to - 1];
+            if (n != TC_DTRC_FAST_NONE)
+                break;
+            if (to->maxlen != 0 || to->ncodes != 1)
+                return r; /* not an empty code after all: cannot happen */
+            from = to->edge;
+            code = &t->codes[to->first];
+        }
     }
     r.node = n;
     return r;

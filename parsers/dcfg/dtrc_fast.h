@@ -4,9 +4,10 @@
  * character the codes the character completes, the edges and weight they
  * add and the node reached. Nodes are made once per table, transitions on
  * a node's first use, both within a memory bound past which decoding goes
- * code at a time (tc_dtrc_fast_step returns NULL). Edges with the empty
- * code are not in it: their zero-bit steps are the slow path's cycle
- * detection's job.
+ * code at a time (tc_dtrc_fast_step returns NULL). A code that leads onto
+ * an edge with the empty code takes that code along (and the empty codes
+ * after it, up to TC_DTRC_FAST_MAX_EMPTY); longer chains and cycles of
+ * empty codes are the slow path's cycle detection's job.
  */
 #ifndef TC_DTRC_FAST_H
 #define TC_DTRC_FAST_H
@@ -20,6 +21,10 @@
  * transition blocks (64 x 32 bytes each), 48 MiB and 128 MiB. */
 #define TC_DTRC_FAST_MAX_NODES (1u << 21)
 #define TC_DTRC_FAST_MAX_BLOCKS (1u << 16)
+
+/* Empty codes a transition follows after a code before it leaves them to
+ * the slow path. */
+#define TC_DTRC_FAST_MAX_EMPTY 16
 
 #define TC_DTRC_FAST_NONE UINT32_MAX
 #define TC_DTRC_FAST_LEAF 0x80000000u

@@ -52,6 +52,40 @@ static const uint8_t b64_tab[256] = {
 };
 #undef X
 
+/* Converts the Base64 characters of s from i on into out (advanced), up to
+ * the first other character or n; returns where it stopped. Sequences are
+ * mostly long runs of one character (a loop's code repeated), so eight
+ * equal bytes go at once. */
+static size_t b64_run(const char *s, size_t i, size_t n, uint8_t **outp)
+{
+    uint8_t *out = *outp;
+    while (i < n) {
+        uint8_t v = b64_tab[(unsigned char)s[i]];
+        if (v >= 64)
+            break;
+        if (n - i >= 8) {
+            uint64_t w, same = 0x0101010101010101u * (unsigned char)s[i];
+            memcpy(&w, s + i, 8);
+            if (w == same) {
+                memset(out, v, 8);
+                out += 8;
+                i += 8;
+                continue;
+            }
+        }
+        /* Not eight alike: up to eight one at a time. */
+        size_t stop = n - i > 8 ? i + 8 : n;
+        *out++ = v;
+        i++;
+        while (i < stop && (v = b64_tab[(unsigned char)s[i]]) < 64)
+            *out++ = v, i++;
+        if (i < stop)
+            break;
+    }
+    *outp = out;
+    return i;
+}
+
 int tc_dtrc_key_ok(const char *s, size_t n)
 {
     if (n == 0)
@@ -185,9 +219,7 @@ int tc_dtrc_compile(tc_dtrc_prog *p, const char *s, size_t n, tc_dtrc_resolve_fn
             uint8_t *out = p->vals + p->nvals;
             size_t start = i;
             for (;;) {
-                uint8_t v;
-                while (i < n && (v = b64_tab[(unsigned char)s[i]]) < 64)
-                    *out++ = v, i++;
+                i = b64_run(s, i, n, &out);
                 if (i < n && b64_tab[(unsigned char)s[i]] == B64_DOT) {
                     if (p->dots++ == 0)
                         p->first_dot = i;
