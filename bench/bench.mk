@@ -4,7 +4,7 @@
 #   make bench                              every figure (first run generates
 #                                           and compresses the traces: minutes)
 #   make bench BENCH_RUNS=3 BENCH_HUGE=no   fewer runs, no 4 GiB trace
-#   make bench-xray | bench-ovni | bench-dcfg | bench-json   one of them
+#   make bench-xray | bench-ovni | bench-dcfg | bench-perf | bench-json   one of them
 #
 # The traces are cached in $(BENCH_DIR); delete it to regenerate them.
 
@@ -18,8 +18,8 @@ LLVM_XRAY ?= llvm-xray
 BENCH_BASELINE_TIMEOUT ?= 600
 BENCH_BASELINE_MEM_GIB ?= 12
 
-.PHONY: bench bench-xray bench-ovni bench-json bench-dcfg
-bench: bench-xray bench-ovni bench-json bench-dcfg
+.PHONY: bench bench-xray bench-ovni bench-json bench-dcfg bench-perf
+bench: bench-xray bench-ovni bench-json bench-dcfg bench-perf
 
 bench-xray: $(TRACECHECK)
 	@TRACECHECK='$(TRACECHECK)' BENCH_DIR='$(BENCH_DIR)' LLVM_XRAY='$(LLVM_XRAY)' \
@@ -36,6 +36,10 @@ bench-dcfg: $(TRACECHECK)
 	    BENCH_SLOW_RUNS='$(BENCH_SLOW_RUNS)' BENCH_SEED='$(BENCH_SEED)' \
 	    BENCH_BASELINE_TIMEOUT='$(BENCH_BASELINE_TIMEOUT)' \
 	    BENCH_BASELINE_MEM_GIB='$(BENCH_BASELINE_MEM_GIB)' bench/dcfg.sh
+
+bench-perf: $(TRACECHECK)
+	@TRACECHECK='$(TRACECHECK)' BENCH_DIR='$(BENCH_DIR)' BENCH_RUNS='$(BENCH_RUNS)' \
+	    BENCH_SLOW_RUNS='$(BENCH_SLOW_RUNS)' BENCH_SEED='$(BENCH_SEED)' bench/perf.sh
 
 # The JSON layer's choice (docs/design.md): tc_json against yajl on speed
 # (two 200 MiB documents made by json_compare itself) and on strictness.

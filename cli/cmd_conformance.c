@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../conformance/runner/conformance.h"
+#include "../conformance/runner/dqr.h"
 #include "../conformance/runner/impl.h"
 #include "../reports/conformance_report.h"
 #include "cli.h"
@@ -32,7 +33,9 @@ static void help(void)
          "                        cases); ovniemu: 'ovniemu -l DIR', ovnidump: 'ovnidump\n"
          "                        DIR' (ovni cases, on a scratch copy; any exit status\n"
          "                        but 0 rejects). Found on PATH; when absent, every case\n"
-         "                        is skipped with the reason (docs/ovni-tools.md)\n"
+         "                        is skipped with the reason (docs/ovni-tools.md);\n"
+         "                        dqr: SiFive's decoder on each perf .rtd case from a\n"
+         "                        properties file in a scratch directory (docs/dqr.md)\n"
          "      --cmd 'CMD {file}' any command: {file} becomes the case's path, a file or a\n"
          "                        directory (without {file} the input is on stdin).\n"
          "                        Exit 0 = accept, exactly 1 = reject; anything else, a\n"
@@ -179,6 +182,7 @@ typedef struct cli_state {
     tc_conf_xfail xfail;
     int have_xfail;
     char *cases, *impl_name, *command, *unavailable, *only_reason;
+    char *program; /* --impl dqr: dqr's path */
 } cli_state;
 
 /* Third-party tools known by name: how each is run and judged. */
@@ -207,6 +211,10 @@ static const known_tool known_tools[] = {
     {"ovnidump", "ovnidump", "{file} >/dev/null", TC_FORMAT_OVNI,
      "not an ovni case: ovnidump reads ovni traces only", 1, 1, NULL,
      "libovni is not packaged in Debian; see docs/ovni-tools.md"},
+    /* From a properties file in a scratch directory (conformance/runner/dqr.h). */
+    {"dqr", "dqr", "-pf " TC_DQR_PROPS, TC_FORMAT_PERF,
+     "not a perf case: dqr reads SiFive perf data only", 1, 1, NULL,
+     "SiFive's trace-decoder is not packaged in Debian; see docs/dqr.md"},
 };
 
 static const known_tool *find_tool(const char *name)
@@ -238,6 +246,7 @@ static void cleanup(cli_state *st)
     free(st->command);
     free(st->unavailable);
     free(st->only_reason);
+    free(st->program);
 }
 
 static int write_reports(const tc_conf_run *run, const char *dir, const int *want,
@@ -410,10 +419,23 @@ int cmd_conformance(int argc, char **argv)
         im.copy_input = tool->copy_input;
         im.nonzero_rejects = tool->nonzero_rejects;
         im.abort_rejects = tool->abort_rejects;
+        if (!strcmp(tool->name, "dqr")) {
+            /* The command line is only shown in reports: the adapter runs it. */
+            im.kind = TC_IMPL_DQR;
+            im.program = st.program = which(tool->program);
+            if (!im.program)
+                im.program = st.program = tc_conf_strdup(tool->program);
+            free(st.command);
+            im.command = st.command = tc_conf_printf("cd SCRATCH && exec %s -pf %s",
+                                                     im.program, TC_DQR_PROPS);
+            im.only_suffix = ".rtd";
+            im.only_suffix_reason = "a text message list: dqr reads Nexus .rtd traces only";
+        }
         st.impl_name = tc_conf_strdup(name ? name : tool->name);
     } else {
         return cli_usage_error("conformance", "unknown implementation '%s' (tracecheck, "
-                                              "llvm-xray, ovniemu, ovnidump; or --cmd)", impl);
+                                              "llvm-xray, ovniemu, ovnidump, dqr; or --cmd)",
+                                 impl);
     }
     im.name = st.impl_name;
     if (write_dumps && im.kind != TC_IMPL_TRACECHECK) {

@@ -7,6 +7,7 @@
 #include "../parsers/common/check.h"
 #include "../reports/report.h"
 #include "cli.h"
+#include "perf_opts.h"
 
 static void help(void)
 {
@@ -21,6 +22,7 @@ static void help(void)
          "  -o, --output FILE    write the dump to FILE instead of standard output\n"
          "      --pedantic       also report pedantic notes\n"
          "      --no-models      ovni: skip the model layer\n"
+         CLI_PERF_HELP
          "  -h, --help           this help\n"
          "\n"
          "Exit status: as validate (0 valid, 1 findings, 2 usage or I/O error).");
@@ -34,6 +36,7 @@ int cmd_dump(int argc, char **argv)
         {"pedantic", no_argument, NULL, 'p'},
         {"no-models", no_argument, NULL, 'M'},
         {"help", no_argument, NULL, 'h'},
+        CLI_PERF_LONGOPTS,
         {NULL, 0, NULL, 0},
     };
     tc_options opt = TC_OPTIONS_INIT;
@@ -50,6 +53,13 @@ int cmd_dump(int argc, char **argv)
         case 'p': opt.pedantic = 1; break;
         case 'M': opt.no_models = 1; break;
         case 'h': help(); return 0;
+        case CLI_OPT_SRCBITS:
+        case CLI_OPT_PERF_CHANNEL:
+        case CLI_OPT_PERF_MARKER:
+        case CLI_OPT_CONTAINER:
+            if (cli_perf_option("dump", c, optarg, &opt) != 0)
+                return EXIT_TROUBLE;
+            break;
         default: return cli_usage_error("dump", "bad option");
         }
     }

@@ -8,6 +8,8 @@
 #include "../generators/dcfg/dcfg_mutate.h"
 #include "../generators/ovni/ovni_gen.h"
 #include "../generators/ovni/ovni_mutate.h"
+#include "../generators/perf/perf_gen.h"
+#include "../generators/perf/perf_mutate.h"
 #include "../generators/xray/xray_gen.h"
 #include "../generators/xray/xray_mutate.h"
 #include "cli.h"
@@ -57,7 +59,16 @@ static void help(void)
          "                         --dcfg-size the DCFG grows slowly with it (0 gives a\n"
          "                         few routines and edges)\n"
          "\n"
-         "FORMAT: xray, ovni or dcfg (dcfg-trace is the same generator).");
+         "perf (SiFive trace performance data: ITC writes of channel 6 from a simulated\n"
+         "      run; a name ending in .itc picks the text container):\n"
+         "      --count-type T     raw, delta or xor (delta XOR) (default: drawn from the\n"
+         "                         seed)\n"
+         "      --container C      rtd (Nexus Data Acquisition messages among other\n"
+         "                         traffic, the default) or text (a message list)\n"
+         "      --srcbits N        Nexus SRC field of N bits, 0 to 8 (default 0; validate\n"
+         "                         with the same --srcbits)\n"
+         "\n"
+         "FORMAT: xray, ovni, dcfg (dcfg-trace is the same generator) or perf.");
 }
 
 static void list_xray(void)
@@ -93,6 +104,17 @@ static void list_dcfg(void)
     }
 }
 
+static void list_perf(void)
+{
+    for (size_t i = 0; i < perf_mutator_count(); i++) {
+        const perf_mutator *m = perf_mutator_at(i);
+        const char *where = m->containers == PERF_IN_RTD    ? "rtd"
+                            : m->containers == PERF_IN_TEXT ? "text"
+                                                            : "rtd,text";
+        printf("%-34s %-12s %s\n", tc_rules[m->rule].id, where, m->how);
+    }
+}
+
 typedef struct gen_opts {
     const char *output;
     int violate;
@@ -107,6 +129,10 @@ typedef struct gen_opts {
     int looms_set;                  /* --looms (ovni only; --procs is dcfg's too) */
     uint64_t dcfg_size;             /* --dcfg-size (dcfg only) */
     int dcfg_size_set;
+    /* perf only; -1: not given */
+    int perf_count_type, perf_container;
+    unsigned srcbits;
+    int perf_only;
 } gen_opts;
 
 static int gen_xray(const gen_opts *g)
@@ -191,6 +217,57 @@ static int gen_ovni(const gen_opts *g)
     return 0;
 }
 
+/* The container a file name asks for (spec/perf.md: .rtd Nexus, .itc
+ * text), or -1. */
+static int perf_container_of(const char *name)
+{
+    size_t n = strlen(name);
+    if (n >= 4 && !strcmp(name + n - 4, ".itc"))
+        return PERF_TEXT;
+    if (n >= 4 && !strcmp(name + n - 4, ".rtd"))
+        return PERF_RTD;
+    return -1;
+}
+
+static int gen_perf(const gen_opts *g)
+{
+    if (g->xray_only || g->ovni_only || g->big_endian || g->threads || g->dcfg_size_set)
+        return cli_usage_error("gen", "perf takes --seed, --size, --count-type, --container "
+                                      "and --srcbits only");
+    if (g->violate >= 0 && !perf_mutator_for((tc_rule_id)g->violate))
+        return cli_usage_error("gen", "%s is not a rule perf data can break (see "
+                                      "'tracecheck gen perf --list-mutators')",
+                               tc_rules[g->violate].id);
+    int container = g->perf_container;
+    if (container < 0)
+        container = perf_container_of(g->output);
+    if (container < 0)
+        container = perf_default_container(g->violate);
+    FILE *out = stdout;
+    if (strcmp(g->output, "-") != 0 && !(out = fopen(g->output, "wb"))) {
+        perror(g->output);
+        return EXIT_TROUBLE;
+    }
+    if (out == stdout && container == PERF_RTD && isatty(STDOUT_FILENO))
+        return cli_usage_error("gen", "not writing a binary trace to a terminal");
+    perf_gen_params p = {.seed = g->seed, .size = g->size, .count_type = g->perf_count_type,
+                         .container = container, .srcbits = g->srcbits};
+    char err[300];
+    perf_sink sink = {out, NULL};
+    int rc = perf_generate(&p, g->violate, sink, NULL, err, sizeof err);
+    if (out != stdout && fclose(out) != 0 && rc == 0) {
+        perror(g->output);
+        return EXIT_TROUBLE;
+    }
+    if (rc != 0) {
+        fprintf(stderr, "tracecheck gen: %s\n", err);
+        if (out != stdout)
+            remove(g->output);
+        return EXIT_TROUBLE;
+    }
+    return 0;
+}
+
 int cmd_gen(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -207,10 +284,14 @@ int cmd_gen(int argc, char **argv)
         {"big-endian", no_argument, NULL, 'B'},
         {"noisy-padding", no_argument, NULL, 'N'},
         {"dcfg-size", required_argument, NULL, 'D'},
+        {"count-type", required_argument, NULL, 'C'},
+        {"container", required_argument, NULL, 'K'},
+        {"srcbits", required_argument, NULL, 'S'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    gen_opts g = {.violate = -1, .seed = 1, .size = 64 << 10};
+    gen_opts g = {.violate = -1, .seed = 1, .size = 64 << 10, .perf_count_type = -1,
+                  .perf_container = -1};
     int list = 0, c;
     unsigned long long n;
     optind = 1;
@@ -273,6 +354,32 @@ int cmd_gen(int argc, char **argv)
             g.dcfg_size = n;
             g.dcfg_size_set = 1;
             break;
+        case 'C':
+            if (!strcmp(optarg, "raw"))
+                g.perf_count_type = PERF_COUNT_RAW;
+            else if (!strcmp(optarg, "delta"))
+                g.perf_count_type = PERF_COUNT_DELTA;
+            else if (!strcmp(optarg, "xor"))
+                g.perf_count_type = PERF_COUNT_XOR;
+            else
+                return cli_usage_error("gen", "--count-type takes raw, delta or xor");
+            g.perf_only = 1;
+            break;
+        case 'K':
+            if (!strcmp(optarg, "rtd"))
+                g.perf_container = PERF_RTD;
+            else if (!strcmp(optarg, "text"))
+                g.perf_container = PERF_TEXT;
+            else
+                return cli_usage_error("gen", "--container takes rtd or text");
+            g.perf_only = 1;
+            break;
+        case 'S':
+            if (cli_parse_size(optarg, &n) != 0 || n > 8)
+                return cli_usage_error("gen", "--srcbits takes 0 to 8");
+            g.srcbits = (unsigned)n;
+            g.perf_only = 1;
+            break;
         case 'h': help(); return 0;
         default: return cli_usage_error("gen", "bad option");
         }
@@ -287,10 +394,19 @@ int cmd_gen(int argc, char **argv)
             list_ovni();
         if (f == TC_FORMAT__COUNT || f == TC_FORMAT_DCFG || f == TC_FORMAT_DCFG_TRACE)
             list_dcfg();
+        if (f == TC_FORMAT__COUNT || f == TC_FORMAT_PERF)
+            list_perf();
         return 0;
     }
     if (optind != argc - 1)
-        return cli_usage_error("gen", "name one format (xray, ovni or dcfg)");
+        return cli_usage_error("gen", "name one format (xray, ovni, dcfg or perf)");
+    if (f == TC_FORMAT_PERF) {
+        if (!g.output)
+            return cli_usage_error("gen", "name the output with -o FILE (- for standard output)");
+        return gen_perf(&g);
+    }
+    if (g.perf_only)
+        return cli_usage_error("gen", "--count-type, --container and --srcbits are perf options");
     if (f == TC_FORMAT_DCFG || f == TC_FORMAT_DCFG_TRACE) {
         if (!g.output)
             return cli_usage_error("gen", "name the output with -o OUT (OUT.dcfg.json and "

@@ -14,6 +14,7 @@
 #include "../parsers/dcfg/dtrc_pair.h"
 #include "../reports/report.h"
 #include "cli.h"
+#include "perf_opts.h"
 #include "progress.h"
 
 static void help(void)
@@ -37,6 +38,7 @@ static void help(void)
          "      --max-repeats N  findings of one rule shown per input (default 20); the\n"
          "                       rest are counted and summarised\n"
          "      --no-models      ovni: skip the model layer (ovni's own events)\n"
+         CLI_PERF_HELP
          "      --color WHEN     auto (default: on a terminal), always, never\n"
          "  -q, --quiet          text: only the summary line\n"
          "  -h, --help           this help\n"
@@ -348,6 +350,7 @@ int cmd_validate(int argc, char **argv)
         {"colour", required_argument, NULL, 'c'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
+        CLI_PERF_LONGOPTS,
         {NULL, 0, NULL, 0},
     };
     tc_options opt = TC_OPTIONS_INIT;
@@ -414,6 +417,13 @@ int cmd_validate(int argc, char **argv)
             help();
             status = EXIT_VALID;
             goto done;
+        case CLI_OPT_SRCBITS:
+        case CLI_OPT_PERF_CHANNEL:
+        case CLI_OPT_PERF_MARKER:
+        case CLI_OPT_CONTAINER:
+            if (cli_perf_option("validate", c, optarg, &opt) != 0)
+                goto done; /* status is EXIT_TROUBLE */
+            break;
         default: status = cli_usage_error("validate", "bad option"); goto done;
         }
     }

@@ -12,6 +12,8 @@
 #   check-conformance-ovni-tools the ovniemu/ovnidump adapters' mechanics with test
 #                               doubles; the tools themselves against their lists
 #                               when they are on PATH (the lists are checked either way)
+#   check-conformance-dqr       the dqr adapter's mechanics with test doubles; dqr
+#                               itself against xfail/dqr.txt when it is on PATH
 #   check-conformance-cases     conformance/make-cases reproduces the committed cases
 #   check-conformance-doc       docs/llvm-xray.md is generated from xfail/llvm-xray.txt
 
@@ -40,6 +42,24 @@ conformance-llvm-xray: $(TRACECHECK)
 conformance-ovniemu conformance-ovnidump: conformance-%: $(TRACECHECK)
 	$(TRACECHECK) conformance --impl $* --cases conformance/cases -j $(CONF_JOBS) \
 	    --xfail conformance/xfail/$*.txt --report-dir $(CONF_REPORTS) $(CONF_FLAGS)
+
+# SiFive's decoder (docs/dqr.md): PATH=/opt/trace-decoder/bin:$$PATH make conformance
+.PHONY: conformance-dqr check-conformance-dqr
+conformance: conformance-dqr
+conformance-dqr: $(TRACECHECK)
+	$(TRACECHECK) conformance --impl dqr --cases conformance/cases -j $(CONF_JOBS) \
+	    --xfail conformance/xfail/dqr.txt --report-dir $(CONF_REPORTS) $(CONF_FLAGS)
+
+# Test doubles stand in for dqr (not in Debian), run by the ASan/UBSan build;
+# then dqr itself, when on PATH, must depart exactly where its list says.
+check-conformance-dqr: $(TRACECHECK) $(TRACECHECK_SAN)
+	@conformance/tools/test-dqr-adapter $(TRACECHECK_SAN) conformance/cases
+	@$(TRACECHECK) conformance --impl dqr --cases conformance/cases -j $(CONF_JOBS) -q \
+	    --xfail conformance/xfail/dqr.txt --report-dir $(CONF_REPORTS) || \
+	    { echo "dqr departs from conformance/xfail/dqr.txt: see" \
+	           "$(CONF_REPORTS)/conformance-dqr.txt (docs/dqr.md)" >&2; exit 1; }
+
+CHECK_TARGETS += check-conformance-dqr
 
 .PHONY: check-conformance-san check-conformance-coverage check-conformance-llvm-xray \
         check-conformance-cases check-conformance-doc check-conformance-ovni-tools

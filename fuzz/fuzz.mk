@@ -18,6 +18,8 @@
 FUZZ_C_TARGETS := xray_parse xray_roundtrip ovni_stream ovni_meta json_tokens ovni_roundtrip
 # DCFG and DCFG-trace (docs/fuzzing.md), before FUZZ_TARGETS is set.
 FUZZ_C_TARGETS += dcfg_parse dtrc_parse dtrc_sequence dcfg_roundtrip
+# SiFive perf (docs/fuzzing.md).
+FUZZ_C_TARGETS += perf_container perf_messages perf_roundtrip
 FUZZ_CXX_TARGETS := xray_differential
 FUZZ_TARGETS := $(FUZZ_C_TARGETS) $(FUZZ_CXX_TARGETS)
 FUZZ_ENGINES := libfuzzer afl regress
@@ -47,6 +49,15 @@ FUZZ_SEEDS_json_tokens += corpus/dcfg/dcfg corpus/dcfg/dtrc
 FUZZ_DICT_dcfg_parse := fuzz/dict/dcfg.dict
 FUZZ_DICT_dtrc_parse := fuzz/dict/dtrc.dict
 FUZZ_DICT_dtrc_sequence := fuzz/dict/dtrc.dict
+# SiFive perf: .rtd bytes after a byte choosing --srcbits (also read as a message list).
+FUZZ_SEEDS_perf_container := corpus/perf/nexus
+FUZZ_DICT_perf_container := fuzz/dict/perf.dict
+# Message sequences in perf_messages' compact layout (its own dictionary).
+FUZZ_SEEDS_perf_messages := corpus/perf/messages
+FUZZ_DICT_perf_messages := fuzz/dict/perf_messages.dict
+# Streams of choices for the generator (no dictionary).
+FUZZ_SEEDS_perf_roundtrip := corpus/perf/roundtrip
+FUZZ_DICT_perf_roundtrip := -
 FUZZ_DICT_dcfg_roundtrip := -
 fuzz_seeds = $(or $(FUZZ_SEEDS_$(1)),$(FUZZ_SEEDS))
 # The round trips read their input as a stream of choices: no dictionary.

@@ -11,23 +11,11 @@
 #include "suites.h"
 #include "tu.h"
 
-static int program(char *out, size_t size)
-{
-    char self[4096];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0)
-        return 0;
-    self[n] = '\0';
-    char *dir = dirname(dirname(self)); /* .../san/tests/unit -> .../san */
-    snprintf(out, size, "%s/tracecheck", dir);
-    return access(out, X_OK) == 0;
-}
-
 /* The program's standard output (malloc'd), or NULL. */
 static char *run(const char *args)
 {
     char prog[4096], cmd[8192];
-    if (!program(prog, sizeof prog)) {
+    if (!tu_program(prog, sizeof prog)) {
         CHECK(0, "no %s: build it (make check-unit does)", prog);
         return NULL;
     }

@@ -161,18 +161,6 @@ static void test_find_dcfg(void)
 
 /* ---- the program ---- */
 
-static int program(char *out, size_t size)
-{
-    char self[4096];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0)
-        return 0;
-    self[n] = '\0';
-    char *dir = dirname(dirname(self)); /* .../san/tests/unit -> .../san */
-    snprintf(out, size, "%s/tracecheck", dir);
-    return access(out, X_OK) == 0;
-}
-
 typedef struct outcome {
     int status; /* exit status, or -1 */
     char *text; /* standard output and error */
@@ -183,7 +171,7 @@ static outcome run_in(const char *dir, const char *args)
 {
     outcome o = {-1, NULL};
     char prog[4096], cmd[8192];
-    if (!program(prog, sizeof prog)) {
+    if (!tu_program(prog, sizeof prog)) {
         CHECK(0, "no %s: build it (make check-unit does)", prog);
         o.text = strdup("");
         return o;

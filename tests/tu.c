@@ -1,5 +1,6 @@
 #include <bzlib.h>
 #include <dirent.h>
+#include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,9 +186,9 @@ size_t tu_text_lines(const char *text, size_t len)
 const char *tu_text_line(const char *text, size_t len, size_t n, char *buf, size_t size)
 {
     buf[0] = '\0';
-    const char *p = text, *end = text + len;
-    if (!p)
+    if (!text)
         return buf;
+    const char *p = text, *end = text + len;
     while (n > 0 && p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         if (!nl)
@@ -465,4 +466,16 @@ void tu_zstd_frame(tu_bytes *out, const void *p, size_t n)
     tu_bytes_append(out, buf, got);
     ZSTD_freeCCtx(cc);
     free(buf);
+}
+
+int tu_program(char *out, size_t size)
+{
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return 0;
+    self[n] = '\0';
+    char *dir = dirname(dirname(self)); /* .../san/tests/unit -> .../san */
+    snprintf(out, size, "%s/tracecheck", dir);
+    return access(out, X_OK) == 0;
 }

@@ -122,6 +122,10 @@ uint8_t *tu_read_file(const char *path, size_t *n);
 /* Removes tu_tmpdir() and everything in it. */
 void tu_cleanup_tmpdir(void);
 
+/* The tracecheck program built with this unit binary (BUILD/san/tracecheck)
+ * into out; 0 when it is not there. */
+int tu_program(char *out, size_t size);
+
 /* ---- compression, with the libraries' own APIs ---- */
 
 typedef struct tu_bytes {

@@ -136,6 +136,7 @@ void tc_conf_xfail_free(tc_conf_xfail *x);
 typedef enum tc_conf_impl_kind {
     TC_IMPL_TRACECHECK, /* this project's parser, in a forked child */
     TC_IMPL_COMMAND,    /* a command line with {file} (toml-test contract) */
+    TC_IMPL_DQR,        /* SiFive's dqr, run from a properties file (dqr.h) */
 } tc_conf_impl_kind;
 
 typedef struct tc_conf_impl {
@@ -158,6 +159,12 @@ typedef struct tc_conf_impl {
      * error holds one of these, that is a rejection (libovni's die() ends in
      * abort() after saying why a trace could not be loaded). */
     const char *const *abort_rejects;
+    /* TC_IMPL_DQR: the path of the program. */
+    const char *program;
+    /* Set: only inputs whose name ends so are run; others are skipped with
+     * only_suffix_reason (dqr reads Nexus .rtd files, not text lists). */
+    const char *only_suffix;
+    const char *only_suffix_reason;
 } tc_conf_impl;
 
 /* ---- one case's outcome and result ---- */
@@ -183,6 +190,9 @@ typedef struct tc_conf_outcome {
     uint64_t first_error_offset;
     char *first_error_file; /* directory cases: relative to the case's directory */
     long long prefix_len; /* bytes of dump before the first error; -1: no error */
+    /* Set by an adapter that checks the output itself (dqr: its counter
+     * values against the expected dump): why an accepted case still fails. */
+    char *mismatch;
 } tc_conf_outcome;
 
 void tc_conf_outcome_free(tc_conf_outcome *o);

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "../../parsers/common/check.h"
+#include "dqr.h"
 #include "impl.h"
 #include "pair.h"
 #include "scratch.h"
@@ -156,6 +157,8 @@ int tc_impl_start(tc_impl_job *job, const tc_conf_impl *impl, const tc_conf_case
     job->c = c;
     if (impl->kind == TC_IMPL_TRACECHECK)
         return tc_proc_start(&job->proc, tracecheck_body, (void *)c, NULL, timeout, err, errlen);
+    if (impl->kind == TC_IMPL_DQR)
+        return tc_dqr_start(job, impl, c, timeout, err, errlen);
     int uses_file;
     char *copy = NULL;
     if (impl->copy_input && tc_scratch_copy(c->input, &job->scratch, &copy, err, errlen) != 0)
@@ -239,6 +242,8 @@ void tc_impl_finish(tc_impl_job *job, const tc_conf_impl *impl, tc_conf_outcome 
     o->prefix_len = -1;
     if (impl->kind == TC_IMPL_TRACECHECK)
         read_protocol(o);
+    if (impl->kind == TC_IMPL_DQR)
+        tc_dqr_outcome(job, o); /* reads the scratch directory, removed below */
     free(job->cmdline);
     job->cmdline = NULL;
     if (job->scratch)

@@ -200,6 +200,8 @@ void tc_conf_judge(const tc_conf_case *c, const tc_conf_impl *impl, tc_conf_outc
                 o->first_error_file ? o->first_error_file : "", o->first_error_file ? " " : "",
                 o->first_error_offset);
     }
+    if (o->mismatch && r->verdict == c->verdict)
+        add(&why, "%s", o->mismatch);
     if (c->dump_path && (ours || impl->dump) && r->verdict == c->verdict) {
         size_t wlen;
         char *want = tc_conf_read_file(c->dump_path, &wlen);

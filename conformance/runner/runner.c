@@ -135,6 +135,11 @@ static char *skip_reason(const tc_conf_options *opt, const tc_conf_case *c)
     if (opt->impl->only_format != TC_FORMAT_AUTO && c->format != opt->impl->only_format)
         return tc_conf_strdup(opt->impl->only_reason ? opt->impl->only_reason
                                                      : "a format this implementation does not read");
+    if (opt->impl->only_suffix) {
+        size_t n = strlen(c->input), k = strlen(opt->impl->only_suffix);
+        if (n < k || strcmp(c->input + n - k, opt->impl->only_suffix) != 0)
+            return tc_conf_strdup(opt->impl->only_suffix_reason);
+    }
     if (opt->impl->kind == TC_IMPL_COMMAND && c->input_is_dir &&
         !strstr(opt->impl->command, "{file}"))
         return tc_conf_strdup("the case is a directory (a trace), which cannot go on standard "

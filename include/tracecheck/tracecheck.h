@@ -68,6 +68,14 @@ typedef struct tc_diag {
     int unlocated;         /* about the input as a whole: offset and length mean nothing */
 } tc_diag;
 
+/* SiFive perf data: how the file holds its ITC messages (spec/perf.md,
+ * "Containers"). */
+typedef enum tc_perf_container {
+    TC_PERF_CONTAINER_BY_NAME = 0, /* a name ending in .itc: text; anything else: Nexus */
+    TC_PERF_CONTAINER_RTD,         /* Nexus messages, as a trace buffer is saved */
+    TC_PERF_CONTAINER_TEXT,        /* the text message list, one IDTAG VALUE [TIMESTAMP] a line */
+} tc_perf_container;
+
 typedef struct tc_options {
     tc_format format;      /* TC_FORMAT_AUTO: detect by content */
     int pedantic;          /* also report TC_RF_PEDANTIC rules */
@@ -75,9 +83,15 @@ typedef struct tc_options {
     int no_models;         /* ovni: skip the model layer (events of ovni's own model) */
     void (*on_diag)(void *user, const tc_diag *d);
     void *user;
+    /* SiFive perf data (spec/perf.md, ruling 1) */
+    unsigned perf_srcbits;            /* Nexus SRC field bits, 0..8 (0: single core) */
+    unsigned perf_channel;            /* ITC channel of the perf data, 0..31 (default 6) */
+    uint32_t perf_marker;             /* a header's first word (default 0x70657266, 'perf') */
+    tc_perf_container perf_container; /* default: by the file name */
 } tc_options;
 
-#define TC_OPTIONS_INIT { TC_FORMAT_AUTO, 0, 0, 0, NULL, NULL }
+#define TC_OPTIONS_INIT                                                                           \
+    { TC_FORMAT_AUTO, 0, 0, 0, NULL, NULL, 0, 6, 0x70657266u, TC_PERF_CONTAINER_BY_NAME }
 
 typedef struct tc_summary {
     tc_format format;      /* the format detected or forced */

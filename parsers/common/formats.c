@@ -5,6 +5,8 @@
 #include "../ovni/ovni.h"
 #include "../ovni/ovni_dump.h"
 #include "../ovni/ovni_trace.h"
+#include "../perf/perf.h"
+#include "../perf/perf_dump.h"
 #include "../xray/xray.h"
 #include "../xray/xray_dump.h"
 #include "formats.h"
@@ -12,6 +14,7 @@
 static void dump_xray(tc_jsonl *w, const void *event) { tc_xray_dump_event(w, event); }
 static void dump_ovni(tc_jsonl *w, const void *record) { tc_ovni_dump_line(w, record); }
 static void dump_dcfg(tc_jsonl *w, const void *rec) { tc_dcfg_dump_line(w, rec); }
+static void dump_perf(tc_jsonl *w, const void *event) { tc_perf_dump_event(w, event); }
 
 static int sniff_ovni(const uint8_t *p, size_t n)
 {
@@ -31,6 +34,11 @@ static const tc_format_ops formats[] = {
      tc_dcfg_sniff_trace, tc_dtrc_parse, tc_dtrc_dump_event},
     {TC_FORMAT_XRAY, "xray", "XRAY", "LLVM XRay Flight Data Recorder trace (versions 1-5)",
      tc_xray_sniff, tc_xray_parse, dump_xray},
+    /* No magic number: only its name (.rtd, .itc) or --format perf picks it
+     * (spec/perf.md, "Containers"). */
+    {TC_FORMAT_PERF, "perf", "PERF",
+     "SiFive trace performance data (ITC messages in a Nexus .rtd file or a text list)",
+     tc_perf_sniff, tc_perf_parse, dump_perf},
 };
 
 static const char *const names[TC_FORMAT__COUNT] = {
@@ -63,6 +71,10 @@ tc_format tc_format_detect(const uint8_t *p, size_t n) { return tc_format_detect
 
 tc_format tc_format_detect_named(const uint8_t *p, size_t n, const char *name)
 {
+    /* Perf data has no content to tell it by: its name says it, whatever
+     * the bytes (an empty .itc file is perf data without messages). */
+    if (tc_perf_container_of_name(name) != TC_PERF_CONTAINER_BY_NAME)
+        return TC_FORMAT_PERF;
     for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
         if (formats[i].format == TC_FORMAT_DCFG) {
             /* DCFG and DCFG-trace look alike: content, then the name. */

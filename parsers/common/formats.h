@@ -28,7 +28,8 @@ const tc_format_ops *tc_format_ops_for(tc_format f);
 /* TC_FORMAT_AUTO when nothing matches. */
 tc_format tc_format_detect(const uint8_t *p, size_t n);
 /* The same, with the input's name (NULL when none) for formats the first
- * bytes cannot tell apart (DCFG and DCFG-trace, spec/dcfg.md). */
+ * bytes cannot tell apart (DCFG and DCFG-trace, spec/dcfg.md) or that have
+ * no magic number at all (SiFive perf: .rtd and .itc, spec/perf.md). */
 tc_format tc_format_detect_named(const uint8_t *p, size_t n, const char *name);
 
 #endif

@@ -70,4 +70,15 @@ static inline int tc_at_end(tc_reader *r) { return tc_need(r, 1) == NULL; }
 /* A reader over bytes in memory (no copy). */
 void tc_reader_init_memory(tc_reader *r, const void *data, size_t size);
 
+/* A reader over bytes in memory that shows at most `step` bytes per window
+ * (more only when a parser needs more at once), so that tests and fuzz
+ * harnesses see records cut across windows. s holds its state and must
+ * outlive r. */
+typedef struct tc_stepped_memory {
+    const uint8_t *p;
+    size_t n, step;
+} tc_stepped_memory;
+void tc_reader_init_stepped(tc_reader *r, tc_stepped_memory *s, const void *data, size_t size,
+                            size_t step);
+
 #endif

@@ -1,0 +1,98 @@
+/*
+ * SiFive perf data: the container chosen by option or file name, its
+ * messages fed to the perf state machine (spec/perf.md).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "perf.h"
+#include "perf_msg.h"
+#include "perf_sm.h"
+
+static int ends_with(const char *s, size_t len, const char *suffix)
+{
+    size_t k = strlen(suffix);
+    return len >= k && memcmp(s + len - k, suffix, k) == 0;
+}
+
+tc_perf_container tc_perf_container_of_name(const char *name)
+{
+    static const char *const comp[] = {".gz", ".bz2", ".zst"};
+    if (!name)
+        return TC_PERF_CONTAINER_BY_NAME;
+    size_t len = strlen(name);
+    /* The name is judged without its compression suffix. */
+    for (size_t i = 0; i < sizeof comp / sizeof comp[0]; i++)
+        if (ends_with(name, len, comp[i])) {
+            len -= strlen(comp[i]);
+            break;
+        }
+    if (ends_with(name, len, ".rtd"))
+        return TC_PERF_CONTAINER_RTD;
+    if (ends_with(name, len, ".itc"))
+        return TC_PERF_CONTAINER_TEXT;
+    return TC_PERF_CONTAINER_BY_NAME;
+}
+
+int tc_perf_sniff(const uint8_t *p, size_t n)
+{
+    (void)p;
+    (void)n;
+    return 0;
+}
+
+typedef struct perf_run {
+    tc_perf_sm sm;
+    const tc_parse_ctx *ctx;
+} perf_run;
+
+static void on_msg(void *user, const tc_perf_msg *m)
+{
+    perf_run *p = user;
+    tc_perf_sm_feed(&p->sm, m);
+}
+
+static void on_event(void *user, const tc_perf_event *ev)
+{
+    perf_run *p = user;
+    p->ctx->on_event(p->ctx->user, ev);
+}
+
+void tc_perf_parse_opts(tc_reader *r, const tc_parse_ctx *ctx, const char *name,
+                        const tc_options *o)
+{
+    static const tc_options defaults = TC_OPTIONS_INIT;
+    if (!o)
+        o = &defaults;
+    /* The options are checked by the command line; through the library an
+     * out-of-range value means nothing can be checked. */
+    if (o->perf_srcbits > TC_NEXUS_MAX_SRCBITS || o->perf_channel > TC_PERF_MAX_CHANNEL) {
+        tc_diag_fail(ctx->diags,
+                     "perf options out of range: SRC bits %u (0 to %u), channel %u "
+                     "(0 to %u)",
+                     o->perf_srcbits, TC_NEXUS_MAX_SRCBITS, o->perf_channel, TC_PERF_MAX_CHANNEL);
+        return;
+    }
+    tc_perf_container container = o->perf_container;
+    if (container == TC_PERF_CONTAINER_BY_NAME)
+        container = tc_perf_container_of_name(name);
+    perf_run *p = malloc(sizeof *p);
+    if (!p) {
+        tc_diag_fail(ctx->diags, "out of memory");
+        return;
+    }
+    p->ctx = ctx;
+    tc_perf_sm_init(&p->sm, ctx->diags, o->perf_channel, o->perf_marker,
+                    ctx->on_event ? on_event : NULL, p);
+    if (container == TC_PERF_CONTAINER_TEXT)
+        tc_itc_text_read(r, ctx->diags, on_msg, p);
+    else
+        tc_nexus_read(r, ctx->diags, o->perf_srcbits, on_msg, p);
+    tc_perf_sm_finish(&p->sm);
+    free(p);
+}
+
+void tc_perf_parse(tc_reader *r, const tc_parse_ctx *ctx)
+{
+    tc_perf_parse_opts(r, ctx, ctx->diags->input, NULL);
+}

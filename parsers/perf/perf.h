@@ -1,0 +1,34 @@
+/*
+ * SiFive trace performance data (spec/perf.md): the format's entry points.
+ * The container (Nexus .rtd or the text message list) turns the file into
+ * ITC messages; the perf state machine (perf_sm.h) reads the perf channel's.
+ */
+#ifndef TC_PERF_H
+#define TC_PERF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/parse.h"
+
+/* The container a file name says (spec/perf.md, "Containers"): a name
+ * ending in .rtd is Nexus, one ending in .itc the text message list, each
+ * optionally followed by .gz, .bz2 or .zst. TC_PERF_CONTAINER_BY_NAME (0)
+ * when the name says neither (or is NULL). */
+tc_perf_container tc_perf_container_of_name(const char *name);
+
+/* Neither container has a magic number: detection by content never picks
+ * perf data (always 0). */
+int tc_perf_sniff(const uint8_t *p, size_t n);
+
+/* Validates the perf data read from r: picks the container (o's
+ * perf_container, else by name, else Nexus), reports into ctx->diags and
+ * passes each tc_perf_event to ctx->on_event. o NULL: TC_OPTIONS_INIT. */
+void tc_perf_parse_opts(tc_reader *r, const tc_parse_ctx *ctx, const char *name,
+                        const tc_options *o);
+
+/* The same with the default options, named as the diagnostic sink's input
+ * (the format registry's entry point). */
+void tc_perf_parse(tc_reader *r, const tc_parse_ctx *ctx);
+
+#endif

@@ -1,0 +1,770 @@
+/*
+ * The perf layer of SiFive perf data (spec/perf.md, "ITC writes", "Perf
+ * data", rulings 2-11): perf-channel messages read as headers and records.
+ *
+ * Recovery follows one principle: one defect, one error. A message that
+ * cannot be read, a bad record type or a stray word drops what it belongs
+ * to and skips to the next place a record or header can start (an 8-bit
+ * write or the marker); a bad header leaves no configuration, so records
+ * wait, unreported, for the next header.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "perf_sm.h"
+
+/* Header fields, in the order they are written. */
+enum { H_COUNT_TYPE, H_MASK, H_DEF_TYPE, H_DEF_CODE, H_DEF_EVLO, H_DEF_EVHI, H_DEF_INFO };
+
+const char *tc_perf_count_type_name(uint32_t t)
+{
+    static const char *const names[] = {"raw", "delta", "delta_xor"};
+    return t < 3 ? names[t] : "unknown";
+}
+
+const char *tc_perf_record_type_name(unsigned t)
+{
+    static const char *const names[] = {"entry", "exit", "manual", "isr"};
+    return t < 4 ? names[t] : "unknown";
+}
+
+/* The record kinds of PERF-MIXED-RECORDS: entry and exit are one method. */
+static int record_kind(unsigned type)
+{
+    return type <= TC_PERF_FUNC_EXIT ? 0 : (int)type - 1;
+}
+
+static const char *record_desc(unsigned type)
+{
+    static const char *const names[] = {"function entry", "function exit", "manual", "timer ISR"};
+    return type < 4 ? names[type] : "unknown";
+}
+
+static const char *kind_desc(int kind)
+{
+    static const char *const names[] = {"function entry/exit", "manual", "timer ISR"};
+    return names[kind];
+}
+
+static const char *width_desc(unsigned code)
+{
+    static const char *const names[] = {"a 32-bit write", "a write of width code 1",
+                                        "a 16-bit write", "an 8-bit write"};
+    return names[code & 3];
+}
+
+/* "offset 123" for Nexus messages, "line 5" for the text list: how a
+ * message is named in findings. */
+typedef struct where_text {
+    char s[40];
+} where_text;
+
+static where_text where(const tc_perf_msg *m)
+{
+    where_text w;
+    if (m->line)
+        snprintf(w.s, sizeof w.s, "line %" PRIu32, m->line);
+    else
+        snprintf(w.s, sizeof w.s, "offset %" PRIu64, m->offset);
+    return w;
+}
+
+static uint64_t msg_end(const tc_perf_msg *m)
+{
+    return m->offset + m->length;
+}
+
+/* A finding located at message `at` and covering up to byte `end`; the
+ * text list's findings also carry the line (column 1: the message is the
+ * whole line). */
+static void report(tc_perf_sm *s, tc_rule_id rule, const tc_perf_msg *at, uint64_t end,
+                   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void report(tc_perf_sm *s, tc_rule_id rule, const tc_perf_msg *at, uint64_t end,
+                   const char *fmt, ...)
+{
+    if (!tc_rule_enabled(s->d, rule))
+        return;
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    uint64_t len = end > at->offset ? end - at->offset : at->length;
+    if (at->line)
+        tc_report_text(s->d, rule, at->offset, len, at->line, 1, NULL, "%s", buf);
+    else
+        tc_report(s->d, rule, at->offset, len, "%s", buf);
+}
+
+static uint64_t width_mask(unsigned width)
+{
+    return width >= 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1;
+}
+
+static void emit(tc_perf_sm *s, const tc_perf_event *ev)
+{
+    if (s->on_event)
+        s->on_event(s->user, ev);
+}
+
+void tc_perf_sm_init(tc_perf_sm *s, tc_diag_sink *d, unsigned channel, uint32_t marker,
+                     tc_perf_event_fn on_event, void *user)
+{
+    memset(s, 0, sizeof *s);
+    s->d = d;
+    s->on_event = on_event;
+    s->user = user;
+    s->channel = channel;
+    s->marker = marker;
+    s->state = TC_PERF_S_BEFORE;
+    s->first_kind = -1;
+    tc_perf_event ev = {.kind = TC_PERF_EV_START};
+    emit(s, &ev);
+}
+
+/* ---- the call stack (PERF-CALL-STACK) ---- */
+
+static void stack_push(tc_perf_sm *s, uint64_t addr)
+{
+    s->stack[s->depth % TC_PERF_STACK] = addr;
+    s->depth++;
+    if (s->known < TC_PERF_STACK)
+        s->known++;
+}
+
+static void stack_pop(tc_perf_sm *s)
+{
+    if (s->depth)
+        s->depth--;
+    if (s->known)
+        s->known--;
+}
+
+static uint64_t stack_top(const tc_perf_sm *s)
+{
+    return s->stack[(s->depth - 1) % TC_PERF_STACK];
+}
+
+static void stack_reset(tc_perf_sm *s, uint64_t addr)
+{
+    s->depth = 0;
+    s->known = 0;
+    stack_push(s, addr);
+}
+
+/* The top frame is always the function control is in. After a mismatch
+ * the stack restarts from what the record says, so that one lost record
+ * gives one warning. */
+static void check_call_stack(tc_perf_sm *s)
+{
+    const tc_perf_event *r = &s->rec;
+    uint64_t from = r->address[0], to = r->address[1];
+    if (r->type == TC_PERF_FUNC_ENTRY) {
+        if (s->known && stack_top(s) != from) {
+            report(s, TC_RULE_PERF_CALL_STACK, &s->rec_first, s->rec_end,
+                   "the function entry record starting at %s calls from 0x%" PRIx64
+                   " but control is in 0x%" PRIx64 " (the top of the call stack, depth %" PRIu64
+                   ")",
+                   where(&s->rec_first).s, from, stack_top(s), s->depth);
+            stack_reset(s, from);
+        } else if (!s->depth) {
+            stack_push(s, from);
+        }
+        stack_push(s, to);
+        return;
+    }
+    if (s->known && stack_top(s) != from) {
+        report(s, TC_RULE_PERF_CALL_STACK, &s->rec_first, s->rec_end,
+               "the function exit record starting at %s leaves 0x%" PRIx64
+               " but control is in 0x%" PRIx64 " (the top of the call stack, depth %" PRIu64 ")",
+               where(&s->rec_first).s, from, stack_top(s), s->depth);
+        stack_reset(s, to);
+        return;
+    }
+    stack_pop(s);
+    if (s->known && stack_top(s) != to) {
+        report(s, TC_RULE_PERF_CALL_STACK, &s->rec_first, s->rec_end,
+               "the function exit record starting at %s returns from 0x%" PRIx64 " to 0x%" PRIx64
+               " but its caller on the call stack is 0x%" PRIx64,
+               where(&s->rec_first).s, from, to, stack_top(s));
+        stack_reset(s, to);
+    } else if (!s->depth) {
+        stack_push(s, to); /* the trace started below this function: learn its caller */
+    } else if (!s->known) {
+        /* The caller's frame was beyond what is held: now it is known. */
+        s->stack[(s->depth - 1) % TC_PERF_STACK] = to;
+        s->known = 1;
+    }
+}
+
+/* ---- records ---- */
+
+/* Position of counter i in messages: "counter 2 of 3 (mask bit 5)". */
+typedef struct counter_text {
+    char s[64];
+} counter_text;
+
+static counter_text counter_name(const tc_perf_header *h, unsigned i)
+{
+    counter_text t;
+    snprintf(t.s, sizeof t.s, "counter %u of %u (mask bit %u)", i + 1, h->n_counters,
+             h->counters[i].index);
+    return t;
+}
+
+/* What the current record still expects, for PERF-RECORD-CUT and -TRUNCATED. */
+static void record_due(const tc_perf_sm *s, char *buf, size_t size)
+{
+    const tc_perf_event *r = &s->rec;
+    if (s->addr_high_due)
+        snprintf(buf, size, "the high word of address %u of %u", s->addr_done + 1, r->n_addresses);
+    else if (s->addr_done < r->n_addresses)
+        snprintf(buf, size, "address %u of %u", s->addr_done + 1, r->n_addresses);
+    else /* a pending low word is there: the next counter is missing */
+        snprintf(buf, size, "the value of %s",
+                 counter_name(&s->cfg, s->ctr_done + (unsigned)s->ctr_pending).s);
+}
+
+static void record_clear(tc_perf_sm *s)
+{
+    s->addr_done = 0;
+    s->addr_high_due = 0;
+    s->ctr_done = 0;
+    s->ctr_pending = 0;
+    s->last_word_marker = 0;
+    s->pending_complete = 0;
+}
+
+/* A counter value is complete: its low word (s->ctr_msg) and, when hi is
+ * set, its 16-bit high part. Checked here; the running values change only
+ * when the whole record is complete. */
+static void finish_counter(tc_perf_sm *s, const tc_perf_msg *hi)
+{
+    unsigned i = s->ctr_done;
+    const tc_perf_counter *c = &s->cfg.counters[i];
+    uint64_t value = s->ctr_msg.value | (hi ? hi->value << 32 : 0);
+    uint64_t end = hi ? msg_end(hi) : msg_end(&s->ctr_msg);
+    uint64_t mask = width_mask(c->width);
+    int fits = value <= mask;
+    s->ctr_pending = 0;
+    if (hi && hi->value == 0)
+        report(s, TC_RULE_PERF_COUNTER_HIGH_ZERO, &s->ctr_msg, end,
+               "%s of the %s record starting at %s has a 16-bit high part of 0 at %s: the value "
+               "0x%" PRIx64 " fits in 32 bits, so the writer dropped bits above bit 47",
+               counter_name(&s->cfg, i).s, record_desc(s->rec.type), where(&s->rec_first).s,
+               where(hi).s, value);
+    if (!fits)
+        report(s, TC_RULE_PERF_COUNTER_WIDTH, &s->ctr_msg, end,
+               "%s of the %s record starting at %s is 0x%" PRIx64
+               ", which does not fit the counter's width of %u bits (counter_info 0x%" PRIx32
+               ", at most 0x%" PRIx64 ")",
+               counter_name(&s->cfg, i).s, record_desc(s->rec.type), where(&s->rec_first).s, value,
+               c->width, c->counter_info, mask);
+    uint64_t decoded = value;
+    switch (s->cfg.count_type) {
+    case TC_PERF_RAW:
+        if (fits && s->run_valid[i] && value < s->run[i])
+            report(s, TC_RULE_PERF_RAW_BACKWARDS, &s->ctr_msg, end,
+                   "%s of the %s record starting at %s is 0x%" PRIx64
+                   ", lower than its previous value 0x%" PRIx64,
+                   counter_name(&s->cfg, i).s, record_desc(s->rec.type), where(&s->rec_first).s,
+                   value, s->run[i]);
+        break;
+    case TC_PERF_DELTA: decoded = (s->run[i] + value) & mask; break;
+    default: decoded = (s->run[i] ^ value) & mask; break;
+    }
+    s->rec.value[i] = value;
+    s->rec.decoded[i] = decoded;
+    s->rec_fits[i] = fits;
+    s->ctr_done++;
+}
+
+static void complete_record(tc_perf_sm *s)
+{
+    for (unsigned i = 0; i < s->cfg.n_counters; i++) {
+        s->run[i] = s->rec.decoded[i];
+        s->run_valid[i] = s->rec_fits[i];
+    }
+    if (s->rec.type <= TC_PERF_FUNC_EXIT)
+        check_call_stack(s);
+    emit(s, &s->rec);
+    record_clear(s);
+    s->state = TC_PERF_S_RECORD_START;
+}
+
+static void begin_record(tc_perf_sm *s, const tc_perf_msg *m)
+{
+    if (m->value > TC_PERF_ISR) {
+        report(s, TC_RULE_PERF_RECORD_TYPE, m, msg_end(m),
+               "the record type at %s is %" PRIu64
+               "; it must be 0 (function entry), 1 (function exit), 2 (manual) or 3 (timer "
+               "ISR); the messages up to the next 8-bit write or header are skipped",
+               where(m).s, m->value);
+        s->state = TC_PERF_S_SKIP;
+        return;
+    }
+    record_clear(s);
+    unsigned type = (unsigned)m->value;
+    /* Field by field: value[] and decoded[] (512 bytes) are written for
+     * each of the header's counters as the record is read, and nobody
+     * reads past those, so they are not cleared for every record. */
+    tc_perf_event *r = &s->rec;
+    r->kind = TC_PERF_EV_RECORD;
+    r->header = &s->cfg;
+    r->offset = m->offset;
+    r->timestamp = m->timestamp;
+    r->has_timestamp = m->has_timestamp;
+    r->type = type;
+    r->n_addresses = type <= TC_PERF_FUNC_EXIT ? 2 : 1;
+    r->address[0] = r->address[1] = 0;
+    s->rec_first = *m;
+    s->rec_end = msg_end(m);
+    s->state = TC_PERF_S_RECORD;
+    int kind = record_kind(type);
+    if (s->first_kind < 0) {
+        s->first_kind = kind;
+        s->first_kind_offset = m->offset;
+        s->first_kind_line = m->line;
+    } else if (kind != s->first_kind && !s->mixed_reported) {
+        tc_perf_msg first = {.offset = s->first_kind_offset, .line = s->first_kind_line};
+        report(s, TC_RULE_PERF_MIXED_RECORDS, m, msg_end(m),
+               "the %s record at %s follows %s records (the first at %s): the trace mixes "
+               "collection methods",
+               record_desc(type), where(m).s, kind_desc(s->first_kind), where(&first).s);
+        s->mixed_reported = 1;
+    }
+}
+
+/* An address is complete (low word in s->addr_msg when it had a high word). */
+static void finish_address(tc_perf_sm *s, uint64_t value)
+{
+    s->rec.address[s->addr_done++] = value;
+    s->addr_high_due = 0;
+    if (s->addr_done == s->rec.n_addresses && s->cfg.n_counters == 0)
+        complete_record(s);
+}
+
+/* ---- headers ---- */
+
+static void header_start(tc_perf_sm *s, const tc_perf_msg *m)
+{
+    s->headers++;
+    if (s->headers > 1)
+        report(s, TC_RULE_PERF_SECOND_HEADER, m, msg_end(m),
+               "header %" PRIu64 " at %s restarts the configuration (count type, counters, "
+               "running values, call stack); SiFive's decoder stops decoding here",
+               s->headers, where(m).s);
+    s->have_cfg = 0;
+    memset(&s->hdr, 0, sizeof s->hdr);
+    s->hdr.offset = m->offset;
+    s->hdr.timestamp = m->timestamp;
+    s->hdr.has_timestamp = m->has_timestamp;
+    s->hdr_first = *m;
+    s->hdr_end = msg_end(m);
+    s->hstep = H_COUNT_TYPE;
+    s->state = TC_PERF_S_HEADER;
+}
+
+static void header_done(tc_perf_sm *s)
+{
+    s->cfg = s->hdr;
+    s->have_cfg = 1;
+    memset(s->run, 0, sizeof s->run);
+    memset(s->run_valid, 0, sizeof s->run_valid);
+    s->depth = 0;
+    s->known = 0;
+    record_clear(s);
+    s->state = TC_PERF_S_RECORD_START;
+    tc_perf_event ev = {.kind = TC_PERF_EV_HEADER,
+                        .header = &s->cfg,
+                        .offset = s->cfg.offset,
+                        .timestamp = s->cfg.timestamp,
+                        .has_timestamp = s->cfg.has_timestamp};
+    emit(s, &ev);
+}
+
+/* The header field due, for messages: "the counter_info of counter 2 of 3
+ * (mask bit 5)". */
+static void header_due(const tc_perf_sm *s, char *buf, size_t size)
+{
+    counter_text c = counter_name(&s->hdr, s->hcounter);
+    switch (s->hstep) {
+    case H_COUNT_TYPE: snprintf(buf, size, "the count type"); break;
+    case H_MASK: snprintf(buf, size, "the counter mask"); break;
+    case H_DEF_TYPE: snprintf(buf, size, "the OpenSBI type of %s", c.s); break;
+    case H_DEF_CODE: snprintf(buf, size, "the code of %s", c.s); break;
+    case H_DEF_EVLO: snprintf(buf, size, "the event_data low word of %s", c.s); break;
+    case H_DEF_EVHI: snprintf(buf, size, "the event_data high word of %s", c.s); break;
+    default: snprintf(buf, size, "the counter_info of %s", c.s); break;
+    }
+}
+
+static void header_abandon(tc_perf_sm *s)
+{
+    s->have_cfg = 0;
+    s->state = TC_PERF_S_WAIT_HEADER;
+}
+
+static void header_step(tc_perf_sm *s, const tc_perf_msg *m)
+{
+    unsigned w = (unsigned)(m->idtag & 3);
+    uint32_t v = (uint32_t)m->value;
+    s->hdr_end = msg_end(m);
+    unsigned want = s->hstep == H_COUNT_TYPE ? TC_PERF_W8 : TC_PERF_W32;
+    if (w != want) {
+        char due[96];
+        header_due(s, due, sizeof due);
+        report(s, TC_RULE_PERF_HEADER_WIDTH, m, msg_end(m),
+               "%s of the header starting at %s is %s at %s; it must be %s; the header is "
+               "abandoned and records wait for the next header",
+               due, where(&s->hdr_first).s, width_desc(w), where(m).s, width_desc(want));
+        header_abandon(s);
+        return;
+    }
+    tc_perf_header *h = &s->hdr;
+    tc_perf_counter *c = &h->counters[s->hcounter];
+    switch (s->hstep) {
+    case H_COUNT_TYPE:
+        if (v > TC_PERF_DELTA_XOR) {
+            report(s, TC_RULE_PERF_COUNT_TYPE, m, msg_end(m),
+                   "the count type of the header starting at %s is %" PRIu32
+                   "; it must be 0 (raw), 1 (delta) or 2 (delta XOR); the header is abandoned "
+                   "and records wait for the next header",
+                   where(&s->hdr_first).s, v);
+            header_abandon(s);
+            return;
+        }
+        h->count_type = v;
+        s->hstep = H_MASK;
+        return;
+    case H_MASK:
+        h->mask = v;
+        h->n_counters = 0;
+        for (unsigned bit = 0; bit < 32; bit++)
+            if (v >> bit & 1)
+                h->counters[h->n_counters++].index = (uint8_t)bit;
+        s->hcounter = 0;
+        if (h->n_counters == 0)
+            header_done(s);
+        else
+            s->hstep = H_DEF_TYPE;
+        return;
+    case H_DEF_TYPE:
+        if (v > 2) {
+            report(s, TC_RULE_PERF_OPENSBI_TYPE, m, msg_end(m),
+                   "the OpenSBI type of %s in the header starting at %s is %" PRIu32
+                   "; it must be 0, 1 or 2; the header is abandoned and records wait for the "
+                   "next header",
+                   counter_name(h, s->hcounter).s, where(&s->hdr_first).s, v);
+            header_abandon(s);
+            return;
+        }
+        c->opensbi_type = v;
+        s->hstep = v == 2 ? H_DEF_EVLO : H_DEF_CODE;
+        return;
+    case H_DEF_CODE:
+        c->code = v;
+        s->hstep = H_DEF_INFO;
+        return;
+    case H_DEF_EVLO:
+        c->event_data = v;
+        s->hstep = H_DEF_EVHI;
+        return;
+    case H_DEF_EVHI:
+        c->event_data |= (uint64_t)v << 32;
+        s->hstep = H_DEF_INFO;
+        return;
+    default:
+        c->counter_info = v;
+        c->csr = (uint16_t)(v & 0xfff);
+        c->width = (uint8_t)((v >> 12 & 0x3f) + 1);
+        if (++s->hcounter == h->n_counters)
+            header_done(s);
+        else
+            s->hstep = H_DEF_TYPE;
+        return;
+    }
+}
+
+/* ---- before the first header ---- */
+
+static void flush_before(tc_perf_sm *s, int at_end)
+{
+    if (!s->before_count)
+        return;
+    char span[100];
+    if (s->before_count == 1)
+        snprintf(span, sizeof span, "1 perf-channel message at %s comes",
+                 where(&s->before_first).s);
+    else
+        snprintf(span, sizeof span, "%" PRIu64 " perf-channel messages from %s to %s come",
+                 s->before_count, where(&s->before_first).s, where(&s->before_last).s);
+    report(s, TC_RULE_PERF_BEFORE_HEADER, &s->before_first, msg_end(&s->before_last),
+           "%s before the first header (the 32-bit marker 0x%08" PRIx32 ")%s; %s cannot be "
+           "read",
+           span, s->marker, at_end ? " and the trace has no header" : "",
+           s->before_count == 1 ? "it" : "they");
+    s->before_count = 0;
+}
+
+/* ---- messages ---- */
+
+/* What a message that cannot be read does to the structure it falls in:
+ * reported with the ITC finding, so that the consequence is said once. */
+static void unreadable(tc_perf_sm *s, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    switch (s->state) {
+    case TC_PERF_S_BEFORE: break; /* the messages around it still count as before the header */
+    case TC_PERF_S_HEADER:
+        snprintf(buf, size,
+                 "; the header starting at %s is abandoned and records wait for "
+                 "the next header",
+                 where(&s->hdr_first).s);
+        header_abandon(s);
+        break;
+    case TC_PERF_S_RECORD_START:
+        if (s->pending_complete) {
+            /* The record before has all its words: it stands as read (its
+             * last counter without a high part), so that one unreadable
+             * message costs no record (and no call-stack warning after). */
+            finish_counter(s, NULL);
+            complete_record(s);
+        }
+        snprintf(buf, size, "; reading resumes at the next 8-bit write or header");
+        s->state = TC_PERF_S_SKIP;
+        break;
+    case TC_PERF_S_RECORD:
+        snprintf(buf, size,
+                 "; the %s record starting at %s is dropped and reading resumes "
+                 "at the next 8-bit write or header",
+                 record_desc(s->rec.type), where(&s->rec_first).s);
+        record_clear(s);
+        s->state = TC_PERF_S_SKIP;
+        break;
+    default: break;
+    }
+}
+
+/* Inside a record: the message m of width w. */
+static void record_step(tc_perf_sm *s, const tc_perf_msg *m, unsigned w)
+{
+    if (s->ctr_pending) {
+        if (w == TC_PERF_W16) {
+            s->rec_end = msg_end(m);
+            /* A value equal to the marker got its high part: it was a value. */
+            s->last_word_marker = 0;
+            finish_counter(s, m);
+            return;
+        }
+        if (w == TC_PERF_W32)
+            finish_counter(s, NULL);
+    }
+    if (w == TC_PERF_W8) {
+        char due[96];
+        record_due(s, due, sizeof due);
+        if (s->last_word_marker) {
+            /* The marker was read as a record word and a count type follows:
+             * a header cut the record (rulings 9 and 10). */
+            report(s, TC_RULE_PERF_RECORD_CUT, &s->rec_first, msg_end(&s->marker_msg),
+                   "the %s record starting at %s is cut by a header at %s (its marker "
+                   "0x%08" PRIx32 " was taken for a record word, then an 8-bit write came "
+                   "while %s was due); the header is read",
+                   record_desc(s->rec.type), where(&s->rec_first).s, where(&s->marker_msg).s,
+                   s->marker, due);
+            tc_perf_msg marker = s->marker_msg;
+            record_clear(s);
+            header_start(s, &marker);
+            header_step(s, m);
+            return;
+        }
+        report(s, TC_RULE_PERF_RECORD_CUT, &s->rec_first, msg_end(m),
+               "the %s record starting at %s is cut by an 8-bit write of %" PRIu64
+               " at %s while %s was due; the new record is read",
+               record_desc(s->rec.type), where(&s->rec_first).s, m->value, where(m).s, due);
+        record_clear(s);
+        begin_record(s, m);
+        return;
+    }
+    s->rec_end = msg_end(m);
+    s->last_word_marker = 0;
+    if (w == TC_PERF_W16) {
+        if (s->addr_high_due) {
+            report(s, TC_RULE_PERF_ADDRESS_WIDTH, m, msg_end(m),
+                   "the high word of address %u of the %s record starting at %s is a 16-bit "
+                   "write at %s (the low word 0x%08" PRIx32 " at %s has bit 0 set); it must be "
+                   "a 32-bit write; it is read as the high word",
+                   s->addr_done + 1, record_desc(s->rec.type), where(&s->rec_first).s, where(m).s,
+                   s->addr_low, where(&s->addr_msg).s);
+            finish_address(s, m->value << 32 | (s->addr_low & ~UINT32_C(1)));
+            return;
+        }
+        char due[96];
+        record_due(s, due, sizeof due);
+        report(s, TC_RULE_PERF_WIDTH_16, m, msg_end(m),
+               "a 16-bit write of 0x%" PRIx64 " at %s in the %s record starting at %s, where "
+               "%s is due (a 32-bit write), does not follow a counter's low word; it is skipped",
+               m->value, where(m).s, record_desc(s->rec.type), where(&s->rec_first).s, due);
+        return;
+    }
+    uint32_t v = (uint32_t)m->value;
+    if (v == s->marker) {
+        s->last_word_marker = 1;
+        s->marker_msg = *m;
+    }
+    if (s->addr_high_due) {
+        if (v == 0)
+            report(s, TC_RULE_PERF_ADDRESS_HIGH_ZERO, &s->addr_msg, msg_end(m),
+                   "address %u of the %s record starting at %s has a high word of 0 at %s: "
+                   "0x%08" PRIx32 " fits in 32 bits and needs no high word",
+                   s->addr_done + 1, record_desc(s->rec.type), where(&s->rec_first).s, where(m).s,
+                   s->addr_low & ~UINT32_C(1));
+        finish_address(s, (uint64_t)v << 32 | (s->addr_low & ~UINT32_C(1)));
+        return;
+    }
+    if (s->addr_done < s->rec.n_addresses) {
+        if (v & 1) {
+            s->addr_high_due = 1;
+            s->addr_low = v;
+            s->addr_msg = *m;
+            return;
+        }
+        finish_address(s, v);
+        return;
+    }
+    /* A counter's low word; a 16-bit high part may follow. */
+    s->ctr_pending = 1;
+    s->ctr_msg = *m;
+    if (s->ctr_done + 1 == s->cfg.n_counters) {
+        s->pending_complete = 1;
+        s->state = TC_PERF_S_RECORD_START;
+    }
+}
+
+/* Where a record type or header may come. */
+static void record_start_step(tc_perf_sm *s, const tc_perf_msg *m, unsigned w)
+{
+    if (s->pending_complete) {
+        if (w == TC_PERF_W16) {
+            s->rec_end = msg_end(m);
+            finish_counter(s, m);
+            complete_record(s);
+            return;
+        }
+        finish_counter(s, NULL);
+        complete_record(s);
+    }
+    if (w == TC_PERF_W8) {
+        begin_record(s, m);
+    } else if (w == TC_PERF_W32 && (uint32_t)m->value == s->marker) {
+        header_start(s, m);
+    } else if (w == TC_PERF_W32) {
+        report(s, TC_RULE_PERF_RECORD_START, m, msg_end(m),
+               "a 32-bit write of 0x%08" PRIx64 " at %s, where a record type (an 8-bit write) "
+               "or the marker 0x%08" PRIx32 " must come; the messages up to the next 8-bit write "
+               "or header are skipped",
+               m->value, where(m).s, s->marker);
+        s->state = TC_PERF_S_SKIP;
+    } else {
+        report(s, TC_RULE_PERF_WIDTH_16, m, msg_end(m),
+               "a 16-bit write of 0x%" PRIx64 " at %s, where a record type (an 8-bit write) "
+               "or the marker must come, does not follow a counter's low word; the messages up "
+               "to the next 8-bit write or header are skipped",
+               m->value, where(m).s);
+        s->state = TC_PERF_S_SKIP;
+    }
+}
+
+void tc_perf_sm_feed(tc_perf_sm *s, const tc_perf_msg *m)
+{
+    /* IDTAGs of 128 and above name no stimulus register (spec/perf.md, "ITC writes"). */
+    if (m->idtag >= 128 || m->idtag / 4 != s->channel)
+        return;
+    s->perf_messages++;
+    unsigned w = (unsigned)(m->idtag & 3);
+    if (w == TC_PERF_W_BAD) {
+        char then[200];
+        unreadable(s, then, sizeof then);
+        report(s, TC_RULE_PERF_ITC_WIDTH_CODE, m, msg_end(m),
+               "IDTAG 0x%" PRIx64 " at %s (channel %u) has width code 1, which no store "
+               "produces (0: 32-bit, 2: 16-bit, 3: 8-bit); the message is not read%s",
+               m->idtag, where(m).s, s->channel, then);
+        return;
+    }
+    unsigned bits = w == TC_PERF_W32 ? 32 : w == TC_PERF_W16 ? 16 : 8;
+    if (m->value >> bits) {
+        char then[200];
+        unreadable(s, then, sizeof then);
+        report(s, TC_RULE_PERF_ITC_VALUE_WIDTH, m, msg_end(m),
+               "the value 0x%" PRIx64 " at %s has bits above bit %u but IDTAG 0x%" PRIx64
+               " makes it %s; the message is not read%s",
+               m->value, where(m).s, bits - 1, m->idtag, width_desc(w), then);
+        return;
+    }
+    int is_marker = w == TC_PERF_W32 && (uint32_t)m->value == s->marker;
+    switch (s->state) {
+    case TC_PERF_S_BEFORE:
+        if (is_marker) {
+            flush_before(s, 0);
+            header_start(s, m);
+        } else {
+            if (!s->before_count++)
+                s->before_first = *m;
+            s->before_last = *m;
+        }
+        return;
+    case TC_PERF_S_WAIT_HEADER:
+        if (is_marker)
+            header_start(s, m);
+        return;
+    case TC_PERF_S_SKIP:
+        if (is_marker)
+            header_start(s, m);
+        else if (w == TC_PERF_W8)
+            begin_record(s, m);
+        return;
+    case TC_PERF_S_HEADER: header_step(s, m); return;
+    case TC_PERF_S_RECORD_START: record_start_step(s, m, w); return;
+    case TC_PERF_S_RECORD: record_step(s, m, w); return;
+    }
+}
+
+void tc_perf_sm_finish(tc_perf_sm *s)
+{
+    switch (s->state) {
+    case TC_PERF_S_BEFORE: flush_before(s, 1); break;
+    case TC_PERF_S_HEADER: {
+        char due[96];
+        header_due(s, due, sizeof due);
+        report(s, TC_RULE_PERF_HEADER_TRUNCATED, &s->hdr_first, s->hdr_end,
+               "the trace ends inside the header starting at %s: %s is missing (%u of %u "
+               "counter definitions read)",
+               where(&s->hdr_first).s, due, s->hcounter, s->hdr.n_counters);
+        break;
+    }
+    case TC_PERF_S_RECORD_START:
+        if (s->pending_complete) {
+            finish_counter(s, NULL);
+            complete_record(s);
+        }
+        break;
+    case TC_PERF_S_RECORD: {
+        char due[96];
+        record_due(s, due, sizeof due);
+        report(s, TC_RULE_PERF_RECORD_TRUNCATED, &s->rec_first, s->rec_end,
+               "the trace ends inside the %s record starting at %s: %s is missing; the record "
+               "is dropped",
+               record_desc(s->rec.type), where(&s->rec_first).s, due);
+        record_clear(s);
+        break;
+    }
+    default: break;
+    }
+    if (!s->perf_messages)
+        tc_report_about(s->d, TC_RULE_PERF_NO_DATA,
+                        "no message of perf channel %u (IDTAG 0x%x, 0x%x or 0x%x) in the trace",
+                        s->channel, s->channel * 4, s->channel * 4 + 2, s->channel * 4 + 3);
+}
