@@ -70,10 +70,6 @@ $(BUILD)/libtracecheck.a: $(LIB_OBJS)
 	$(call say,AR,$@)
 	$(Q)ar rcs $@ $^
 
-$(BUILD)/libtracecheck.so: $(LIB_OBJS)
-	$(call say,LD,$@)
-	$(Q)$(CC) -shared -Wl,-soname,libtracecheck.so.0 -o $@ $^ $(LIBS)
-
 $(BUILD)/san/libtracecheck.a: $(SAN_LIB_OBJS)
 	@rm -f $@
 	$(call say,AR,$@)
@@ -97,21 +93,14 @@ include bench/bench.mk
 include docs/docs.mk
 include generators/generators.mk
 include tests/producers/producers.mk
+include parsers/install.mk
+include reports/reports.mk
 
 .PHONY: check
 check: ensure-deps
 	@$(MAKE) --no-print-directory check-all
 
-.PHONY: install
-install: all docs
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/tracecheck
-	install -m 755 $(TRACECHECK) $(DESTDIR)$(PREFIX)/bin/tracecheck
-	install -m 644 $(BUILD)/libtracecheck.a $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(BUILD)/libtracecheck.so $(DESTDIR)$(PREFIX)/lib/libtracecheck.so.0
-	ln -sf libtracecheck.so.0 $(DESTDIR)$(PREFIX)/lib/libtracecheck.so
-	install -m 644 include/tracecheck/*.h $(DESTDIR)$(PREFIX)/include/tracecheck/
-	install -d $(DESTDIR)$(PREFIX)/share/tracecheck
-	cp -r conformance/cases $(DESTDIR)$(PREFIX)/share/tracecheck/
+# install, uninstall and the shared library: parsers/install.mk
 
 .PHONY: clean
 clean:

@@ -3,9 +3,18 @@
 DEB_PACKAGES := make clang llvm llvm-dev libclang-rt-dev afl++ \
     libcjson-dev libcunit1-dev zlib1g-dev libbz2-dev libzstd-dev \
     gzip bzip2 zstd python3 python3-jsonschema time \
-    libyajl-dev jq
+    libyajl-dev jq chromium \
+    binutils pkgconf groff-base \
+    libxml2-utils
 # libyajl-dev and jq are for `make bench` only (the JSON layer comparison and
 # the DCFG baselines, docs/benchmarks.md); the library does not link yajl.
+# chromium (headless) is for make check's test of the HTML conformance matrix
+# (check-conformance-html): the page's script is run, not only its markup read.
+# binutils (nm, objcopy, readelf), pkgconf and groff-base are for `make
+# install` (the static library's symbol table) and check-install (the
+# exported symbols, the example built with pkg-config, the man page lint).
+# libxml2-utils (xmllint) reads back the JUnit XML of `tracecheck validate`
+# in make check (check-reports); python3-jsonschema validates its SARIF.
 
 deps-missing = $(shell for p in $(DEB_PACKAGES); do \
     dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done)

@@ -1,4 +1,4 @@
-/* tracecheck conformance: run an implementation over the conformance cases. */
+/* tracecheck conformance: run implementations over the conformance cases. */
 #define _DEFAULT_SOURCE
 #include <errno.h>
 #include <getopt.h>
@@ -21,12 +21,15 @@ static void help(void)
 {
     puts("usage: tracecheck conformance [OPTIONS]\n"
          "\n"
-         "Runs an implementation over the conformance cases (conformance/cases/<group>/\n"
+         "Runs implementations over the conformance cases (conformance/cases/<group>/\n"
          "{y,n,i}_*: y_ must be accepted, n_ rejected, i_ is implementation-defined) and\n"
          "reports pass, fail, crash, timeout, skip, xfail (an expected failure) and xpass\n"
          "(a listed failure that now passes). See docs/conformance.md.\n"
          "\n"
-         "Implementation (default: --impl tracecheck):\n"
+         "Implementations (default: --impl tracecheck; with --report html, tracecheck and\n"
+         "every known tool). --impl is repeatable and --cmd may be added once: each is\n"
+         "run over the cases in turn, a column of the HTML matrix, with its own reports\n"
+         "and expected-failure list:\n"
          "      --impl NAME       tracecheck: this project's parser, each case in a forked\n"
          "                        process, judged on verdict, rule ids and dump;\n"
          "                        llvm-xray: 'llvm-xray fdr-dump --verify {file}' (XRay\n"
@@ -40,7 +43,8 @@ static void help(void)
          "                        directory (without {file} the input is on stdin).\n"
          "                        Exit 0 = accept, exactly 1 = reject; anything else, a\n"
          "                        signal or the timeout is a crash or a timeout\n"
-         "      --name NAME       the command's name in reports (default: its program)\n"
+         "      --name NAME       the command's name in reports (default: its program);\n"
+         "                        with a single --impl and no --cmd, that one's name\n"
          "      --dump            the command prints the canonical dump on stdout\n"
          "                        (spec/canonical-dump.md): compare it, y_ in full, n_ as a\n"
          "                        prefix\n"
@@ -56,16 +60,22 @@ static void help(void)
          "                        repeatable\n"
          "      --skip GLOB       report matching cases as skipped; repeatable\n"
          "      --timeout SEC     per case (default 10)\n"
-         "      --xfail FILE      the expected-failure list (default: the cases' sibling\n"
-         "                        xfail/NAME.txt when it exists)\n"
+         "      --xfail FILE      the expected-failure list of the one implementation\n"
+         "                        (default, for each: the cases' sibling xfail/NAME.txt\n"
+         "                        when it exists)\n"
          "      --no-xfail        use no expected-failure list\n"
          "  -j, --jobs N          cases run at once (default: the number of CPUs)\n"
          "\n"
          "Output:\n"
-         "      --report KIND     text, json, tap or junit; repeatable or comma-separated.\n"
-         "                        With --report-dir: files conformance-NAME.{txt,json,tap,\n"
-         "                        xml} (all four by default). Without: that one report on\n"
-         "                        stdout (results are logged on stderr)\n"
+         "      --report KIND     text, json, tap, junit, sarif or html; repeatable or\n"
+         "                        comma-separated. With --report-dir: files\n"
+         "                        conformance-NAME.{txt,json,tap,xml,sarif} for each\n"
+         "                        implementation (the first four by default); html is\n"
+         "                        one page comparing them all, conformance-NAME.html, or\n"
+         "                        conformance-matrix.html for several (self-contained:\n"
+         "                        open it from disk). Without --report-dir: that one\n"
+         "                        report on stdout (results are logged on stderr); all\n"
+         "                        but html then take a single implementation\n"
          "      --report-dir DIR  where report files go (created if needed)\n"
          "  -v, --verbose         log every result, not only the failures\n"
          "  -q, --quiet           log nothing but the summary\n"
@@ -81,7 +91,8 @@ static void help(void)
          "\n"
          "Exit status: 0 when nothing failed, crashed, timed out or passed unexpectedly\n"
          "(and the expected-failure list names only existing cases), 1 otherwise, 2 on a\n"
-         "usage error or a broken case.");
+         "usage error, a broken case or a report that could not be written. With several\n"
+         "implementations, 1 when any of them gives 1 on its own.");
 }
 
 static int is_dir(const char *p)
@@ -177,14 +188,6 @@ static int mkdirs(const char *dir)
     return rc;
 }
 
-typedef struct cli_state {
-    tc_conf_suite suite;
-    tc_conf_xfail xfail;
-    int have_xfail;
-    char *cases, *impl_name, *command, *unavailable, *only_reason;
-    char *program; /* --impl dqr: dqr's path */
-} cli_state;
-
 /* Third-party tools known by name: how each is run and judged. */
 typedef struct known_tool {
     const char *name;
@@ -236,37 +239,185 @@ static char *tool_command(const char *path, const char *args)
     return cmd;
 }
 
+/* One implementation of the run: a column of the HTML matrix, a report file
+ * set of its own (conformance-NAME.*), its own expected-failure list. */
+typedef struct column {
+    tc_conf_impl im;
+    char *name, *command, *unavailable, *only_reason;
+    char *program; /* --impl dqr: dqr's path */
+    tc_conf_xfail xfail;
+    int have_xfail;
+    tc_conf_options opt;
+    tc_conf_run run;
+    int ran;
+} column;
+
+#define MAX_IMPLS 16
+
+typedef struct cli_state {
+    tc_conf_suite suite;
+    char *cases;
+    column col[MAX_IMPLS];
+    size_t ncol;
+} cli_state;
+
+/* How a --cmd column is described on the command line. */
+typedef struct cmd_spec {
+    const char *cmd, *name;
+    int dump, copy;
+    tc_format only;
+} cmd_spec;
+
+static void column_command(column *col, const cmd_spec *cs)
+{
+    tc_conf_impl *im = &col->im;
+    im->kind = TC_IMPL_COMMAND;
+    im->command = cs->cmd;
+    im->dump = cs->dump;
+    im->only_format = cs->only;
+    if (cs->only != TC_FORMAT_AUTO)
+        im->only_reason = col->only_reason =
+            tc_conf_printf("not a case of %s, the one format --format names",
+                           tc_format_name(cs->only));
+    im->copy_input = cs->copy;
+    col->name = cs->name ? tc_conf_strdup(cs->name) : name_from_command(cs->cmd);
+}
+
+/* An --impl column; -1 when the name is unknown. name: --name, or NULL. */
+static int column_impl(column *col, const char *impl, const char *name)
+{
+    tc_conf_impl *im = &col->im;
+    const known_tool *tool = find_tool(impl);
+    if (!strcmp(impl, "tracecheck")) {
+        im->kind = TC_IMPL_TRACECHECK;
+        col->name = tc_conf_strdup("tracecheck");
+        return 0;
+    }
+    if (!tool)
+        return -1;
+    im->kind = TC_IMPL_COMMAND;
+    char *path = which(tool->program);
+    col->command = tool_command(path ? path : tool->program, tool->args);
+    if (!path)
+        col->unavailable = tc_conf_printf("%s not on PATH (%s)", tool->program, tool->install);
+    free(path);
+    im->command = col->command;
+    im->unavailable = col->unavailable;
+    im->only_format = tool->format;
+    im->only_reason = tool->only_reason;
+    im->copy_input = tool->copy_input;
+    im->nonzero_rejects = tool->nonzero_rejects;
+    im->abort_rejects = tool->abort_rejects;
+    if (!strcmp(tool->name, "dqr")) {
+        /* The command line is only shown in reports: the adapter runs it. */
+        im->kind = TC_IMPL_DQR;
+        im->program = col->program = which(tool->program);
+        if (!im->program)
+            im->program = col->program = tc_conf_strdup(tool->program);
+        free(col->command);
+        im->command = col->command = tc_conf_printf("cd SCRATCH && exec %s -pf %s",
+                                                    im->program, TC_DQR_PROPS);
+        im->only_suffix = ".rtd";
+        im->only_suffix_reason = "a text message list: dqr reads Nexus .rtd traces only";
+    }
+    col->name = tc_conf_strdup(name ? name : tool->name);
+    return 0;
+}
+
+/* The column's expected-failure list: --xfail FILE, else the cases' sibling
+ * xfail/NAME.txt when it exists. Returns 0, or EXIT_TROUBLE (said why). */
+static int column_xfail(column *col, const char *cases, const char *xfail)
+{
+    char *path = NULL;
+    if (xfail) {
+        path = tc_conf_strdup(xfail);
+    } else {
+        /* cases/ and xfail/ are siblings in conformance/. */
+        char *dflt = tc_conf_printf("%s/../xfail/%s.txt", cases, col->name);
+        char real[PATH_MAX];
+        if (is_file(dflt) && realpath(dflt, real))
+            path = tc_conf_strdup(real);
+        free(dflt);
+    }
+    if (!path)
+        return 0;
+    char err[512];
+    if (tc_conf_xfail_load(&col->xfail, path, err, sizeof err) != 0) {
+        fprintf(stderr, "tracecheck conformance: %s\n", err);
+        free(path);
+        return EXIT_TROUBLE;
+    }
+    col->have_xfail = 1;
+    free(path);
+    /* tracecheck crashing is a bug to fix, never a line in a list. */
+    for (size_t i = 0; col->im.kind == TC_IMPL_TRACECHECK && i < col->xfail.n; i++)
+        if (col->xfail.e[i].kind != TC_XFAIL_FAIL) {
+            fprintf(stderr, "tracecheck conformance: %s:%u: tracecheck's list cannot "
+                            "expect a crash or a timeout\n", col->xfail.path,
+                    col->xfail.e[i].line);
+            return EXIT_TROUBLE;
+        }
+    return 0;
+}
+
 static void cleanup(cli_state *st)
 {
     tc_conf_suite_free(&st->suite);
-    if (st->have_xfail)
-        tc_conf_xfail_free(&st->xfail);
     free(st->cases);
-    free(st->impl_name);
-    free(st->command);
-    free(st->unavailable);
-    free(st->only_reason);
-    free(st->program);
+    for (size_t j = 0; j < st->ncol; j++) {
+        column *col = &st->col[j];
+        if (col->ran)
+            tc_conf_run_free(&col->run);
+        if (col->have_xfail)
+            tc_conf_xfail_free(&col->xfail);
+        free(col->name);
+        free(col->command);
+        free(col->unavailable);
+        free(col->only_reason);
+        free(col->program);
+    }
 }
 
-static int write_reports(const tc_conf_run *run, const char *dir, const int *want,
-                         const char *name)
+static int write_file(const char *path, tc_conf_report_kind k, const tc_conf_run *runs, size_t n)
+{
+    FILE *f = fopen(path, "w");
+    int bad = !f || (k == TC_CONF_REPORT_HTML ? tc_conf_report_write_matrix(f, runs, n)
+                                              : tc_conf_report_write(k, f, runs)) != 0;
+    if (f && fclose(f) != 0)
+        bad = 1;
+    if (bad)
+        fprintf(stderr, "tracecheck conformance: %s: %s\n", path, strerror(errno));
+    return bad ? -1 : 0;
+}
+
+/* The HTML matrix's file name: the implementation's, or "matrix" when the
+ * page compares several. */
+static char *matrix_path(const char *dir, const cli_state *st)
+{
+    return tc_conf_printf("%s/conformance-%s.html", dir, st->ncol == 1 ? st->col[0].name
+                                                                        : "matrix");
+}
+
+static int write_reports(const cli_state *st, const tc_conf_run *runs, const char *dir,
+                         const int *want)
 {
     if (mkdirs(dir) != 0) {
         fprintf(stderr, "tracecheck conformance: %s: %s\n", dir, strerror(errno));
         return -1;
     }
     int rc = 0;
-    for (int k = 0; k < TC_CONF_REPORT__COUNT; k++) {
-        if (!want[k])
-            continue;
-        char *path = tc_conf_printf("%s/conformance-%s.%s", dir, name,
-                                    tc_conf_report_extension((tc_conf_report_kind)k));
-        FILE *f = fopen(path, "w");
-        if (!f || tc_conf_report_write((tc_conf_report_kind)k, f, run) != 0 || fclose(f) != 0) {
-            fprintf(stderr, "tracecheck conformance: %s: %s\n", path, strerror(errno));
-            rc = -1;
+    for (size_t j = 0; j < st->ncol; j++)
+        for (int k = 0; k < TC_CONF_REPORT__COUNT; k++) {
+            if (!want[k] || k == TC_CONF_REPORT_HTML)
+                continue;
+            char *path = tc_conf_printf("%s/conformance-%s.%s", dir, st->col[j].name,
+                                        tc_conf_report_extension((tc_conf_report_kind)k));
+            rc |= write_file(path, (tc_conf_report_kind)k, &runs[j], 1);
+            free(path);
         }
+    if (want[TC_CONF_REPORT_HTML]) {
+        char *path = matrix_path(dir, st);
+        rc |= write_file(path, TC_CONF_REPORT_HTML, runs, st->ncol);
         free(path);
     }
     return rc;
@@ -301,14 +452,16 @@ int cmd_conformance(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *impl = NULL, *cmd = NULL, *name = NULL, *cases = NULL, *xfail = NULL;
-    const char *format = NULL;
-    int copy = 0;
+    /* The columns in command-line order: --impl names, and where --cmd is. */
+    const char *impls[MAX_IMPLS];
+    size_t nimpl = 0, cmd_at = 0;
+    cmd_spec cs = {0};
+    const char *cases = NULL, *xfail = NULL, *format = NULL;
     const char *report_dir = NULL;
     const char *run_globs[MAX_GLOBS], *skip_globs[MAX_GLOBS];
     size_t nrun = 0, nskip = 0;
     int want[TC_CONF_REPORT__COUNT] = {0}, nwant = 0;
-    int dump = 0, no_xfail = 0, verbose = 0, quiet = 0, list = 0, coverage = 0;
+    int no_xfail = 0, verbose = 0, quiet = 0, list = 0, coverage = 0;
     int write_dumps = 0, c;
     double timeout = 10;
     long jobs = sysconf(_SC_NPROCESSORS_ONLN);
@@ -316,12 +469,24 @@ int cmd_conformance(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "j:vqh", longopts, NULL)) != -1) {
         char *end;
         switch (c) {
-        case O_IMPL: impl = optarg; break;
-        case O_CMD: cmd = optarg; break;
-        case O_NAME: name = optarg; break;
-        case O_DUMP: dump = 1; break;
+        case O_IMPL:
+            if (nimpl + !!cs.cmd == MAX_IMPLS)
+                return cli_usage_error("conformance", "at most %d implementations", MAX_IMPLS);
+            impls[nimpl++] = optarg;
+            break;
+        case O_CMD:
+            if (cs.cmd)
+                return cli_usage_error("conformance", "--cmd is given once (with --impl for "
+                                                      "more columns)");
+            if (nimpl == MAX_IMPLS)
+                return cli_usage_error("conformance", "at most %d implementations", MAX_IMPLS);
+            cs.cmd = optarg;
+            cmd_at = nimpl;
+            break;
+        case O_NAME: cs.name = optarg; break;
+        case O_DUMP: cs.dump = 1; break;
         case O_FORMAT: format = optarg; break;
-        case O_COPY: copy = 1; break;
+        case O_COPY: cs.copy = 1; break;
         case O_CASES: cases = optarg; break;
         case O_RUN:
         case O_SKIP:
@@ -347,7 +512,7 @@ int cmd_conformance(int argc, char **argv)
                 if (kind == TC_CONF_REPORT__COUNT) {
                     free(list_arg);
                     return cli_usage_error("conformance", "unknown report '%s' (text, json, "
-                                                          "tap, junit)", k);
+                                                          "tap, junit, html, sarif)", k);
                 }
                 nwant += !want[kind];
                 want[kind] = 1;
@@ -372,73 +537,61 @@ int cmd_conformance(int argc, char **argv)
     }
     if (optind != argc)
         return cli_usage_error("conformance", "unexpected argument '%s'", argv[optind]);
-    if (impl && cmd)
-        return cli_usage_error("conformance", "--impl and --cmd exclude each other");
-    if (dump && !cmd)
+    if (cs.dump && !cs.cmd)
         return cli_usage_error("conformance", "--dump describes a --cmd implementation");
-    if ((format || copy) && !cmd)
+    if ((format || cs.copy) && !cs.cmd)
         return cli_usage_error("conformance", "--format and --copy describe a --cmd "
                                               "implementation");
-    tc_format only = TC_FORMAT_AUTO;
-    if (format && ((only = tc_format_from_name(format)) == TC_FORMAT__COUNT ||
-                   only == TC_FORMAT_AUTO))
+    cs.only = TC_FORMAT_AUTO;
+    if (format && ((cs.only = tc_format_from_name(format)) == TC_FORMAT__COUNT ||
+                   cs.only == TC_FORMAT_AUTO))
         return cli_usage_error("conformance", "unknown format '%s'", format);
     if (!report_dir && nwant > 1)
         return cli_usage_error("conformance", "several --report kinds need --report-dir");
+    /* Without any: tracecheck; the matrix compares it with every known tool
+     * (an absent one shows its cases as skipped, with the reason). */
+    if (!nimpl && !cs.cmd) {
+        impls[nimpl++] = "tracecheck";
+        for (size_t i = 0; want[TC_CONF_REPORT_HTML] && i < sizeof known_tools /
+                                                                 sizeof known_tools[0]; i++)
+            impls[nimpl++] = known_tools[i].name;
+    }
+    size_t ncol = nimpl + !!cs.cmd;
+    if (cs.name && !cs.cmd && ncol > 1)
+        return cli_usage_error("conformance", "--name names the --cmd implementation (or the "
+                                              "one --impl)");
+    if (xfail && ncol > 1)
+        return cli_usage_error("conformance", "--xfail is one implementation's list; with "
+                                              "several, each uses its xfail/NAME.txt");
+    if (!report_dir && nwant == 1 && !want[TC_CONF_REPORT_HTML] && ncol > 1)
+        return cli_usage_error("conformance", "a text, json, tap, junit or sarif report on "
+                                              "standard output is one implementation's: with "
+                                              "several, use --report-dir");
     if (jobs < 1)
         jobs = 1;
 
     cli_state st = {0};
-    tc_conf_impl im = {0};
-    const known_tool *tool = impl ? find_tool(impl) : NULL;
-    if (cmd) {
-        im.kind = TC_IMPL_COMMAND;
-        im.command = cmd;
-        im.dump = dump;
-        im.only_format = only;
-        if (only != TC_FORMAT_AUTO)
-            im.only_reason = st.only_reason =
-                tc_conf_printf("not a case of %s, the one format --format names",
-                               tc_format_name(only));
-        im.copy_input = copy;
-        st.impl_name = name ? tc_conf_strdup(name) : name_from_command(cmd);
-    } else if (!impl || !strcmp(impl, "tracecheck")) {
-        im.kind = TC_IMPL_TRACECHECK;
-        st.impl_name = tc_conf_strdup("tracecheck");
-    } else if (tool) {
-        im.kind = TC_IMPL_COMMAND;
-        char *path = which(tool->program);
-        st.command = tool_command(path ? path : tool->program, tool->args);
-        if (!path)
-            st.unavailable = tc_conf_printf("%s not on PATH (%s)", tool->program, tool->install);
-        free(path);
-        im.command = st.command;
-        im.unavailable = st.unavailable;
-        im.only_format = tool->format;
-        im.only_reason = tool->only_reason;
-        im.copy_input = tool->copy_input;
-        im.nonzero_rejects = tool->nonzero_rejects;
-        im.abort_rejects = tool->abort_rejects;
-        if (!strcmp(tool->name, "dqr")) {
-            /* The command line is only shown in reports: the adapter runs it. */
-            im.kind = TC_IMPL_DQR;
-            im.program = st.program = which(tool->program);
-            if (!im.program)
-                im.program = st.program = tc_conf_strdup(tool->program);
-            free(st.command);
-            im.command = st.command = tc_conf_printf("cd SCRATCH && exec %s -pf %s",
-                                                     im.program, TC_DQR_PROPS);
-            im.only_suffix = ".rtd";
-            im.only_suffix_reason = "a text message list: dqr reads Nexus .rtd traces only";
+    for (size_t j = 0, i = 0; j < ncol; j++) {
+        column *col = &st.col[st.ncol++];
+        if (cs.cmd && j == cmd_at) {
+            column_command(col, &cs);
+        } else if (column_impl(col, impls[i++], cs.cmd ? NULL : cs.name) != 0) {
+            cleanup(&st);
+            return cli_usage_error("conformance", "unknown implementation '%s' (tracecheck, "
+                                                  "llvm-xray, ovniemu, ovnidump, dqr; or --cmd)",
+                                   impls[i - 1]);
         }
-        st.impl_name = tc_conf_strdup(name ? name : tool->name);
-    } else {
-        return cli_usage_error("conformance", "unknown implementation '%s' (tracecheck, "
-                                              "llvm-xray, ovniemu, ovnidump, dqr; or --cmd)",
-                                 impl);
+        col->im.name = col->name;
+        for (size_t k = 0; k + 1 < st.ncol; k++)
+            if (!strcmp(st.col[k].name, col->name)) {
+                int rc = cli_usage_error("conformance", "two implementations are named '%s'%s",
+                                         col->name, col->im.kind == TC_IMPL_COMMAND && cs.cmd &&
+                                         j == cmd_at ? ": give the command another --name" : "");
+                cleanup(&st);
+                return rc;
+            }
     }
-    im.name = st.impl_name;
-    if (write_dumps && im.kind != TC_IMPL_TRACECHECK) {
+    if (write_dumps && (ncol > 1 || st.col[0].im.kind != TC_IMPL_TRACECHECK)) {
         cleanup(&st);
         return cli_usage_error("conformance", "--write-dumps writes tracecheck's dumps");
     }
@@ -466,67 +619,65 @@ int cmd_conformance(int argc, char **argv)
         cleanup(&st);
         return 0;
     }
-
-    if (!no_xfail) {
-        char *path = NULL;
-        if (xfail) {
-            path = tc_conf_strdup(xfail);
-        } else {
-            /* cases/ and xfail/ are siblings in conformance/. */
-            char *dflt = tc_conf_printf("%s/../xfail/%s.txt", st.cases, st.impl_name);
-            char real[PATH_MAX];
-            if (is_file(dflt) && realpath(dflt, real))
-                path = tc_conf_strdup(real);
-            free(dflt);
-        }
-        if (path) {
-            char err[512];
-            if (tc_conf_xfail_load(&st.xfail, path, err, sizeof err) != 0) {
-                fprintf(stderr, "tracecheck conformance: %s\n", err);
-                free(path);
-                cleanup(&st);
-                return EXIT_TROUBLE;
-            }
-            st.have_xfail = 1;
-            free(path);
-            /* tracecheck crashing is a bug to fix, never a line in a list. */
-            for (size_t i = 0; im.kind == TC_IMPL_TRACECHECK && i < st.xfail.n; i++)
-                if (st.xfail.e[i].kind != TC_XFAIL_FAIL) {
-                    fprintf(stderr, "tracecheck conformance: %s:%u: tracecheck's list cannot "
-                                    "expect a crash or a timeout\n", st.xfail.path,
-                            st.xfail.e[i].line);
-                    cleanup(&st);
-                    return EXIT_TROUBLE;
-                }
+    for (size_t j = 0; !no_xfail && j < st.ncol; j++) {
+        int rc = column_xfail(&st.col[j], st.cases, xfail);
+        if (rc) {
+            cleanup(&st);
+            return rc;
         }
     }
 
+    /* One run per implementation, one after the other: each uses every job
+     * slot, and its results stay apart for its own reports. */
     FILE *console = !report_dir && nwant == 1 ? stderr : stdout;
-    tc_conf_options opt = {
-        .impl = &im, .run = run_globs, .nrun = nrun, .skip = skip_globs, .nskip = nskip,
-        .timeout = timeout, .jobs = (unsigned)jobs, .xfail = st.have_xfail ? &st.xfail : NULL,
-        .write_dumps = write_dumps, .verbose = verbose, .log = quiet ? NULL : console,
-    };
-    tc_conf_run run;
-    tc_conf_run_suite(&run, &st.suite, &opt);
+    tc_conf_run runs[MAX_IMPLS];
+    int status = EXIT_VALID;
+    for (size_t j = 0; j < st.ncol; j++) {
+        column *col = &st.col[j];
+        col->opt = (tc_conf_options){
+            .impl = &col->im, .run = run_globs, .nrun = nrun, .skip = skip_globs,
+            .nskip = nskip, .timeout = timeout, .jobs = (unsigned)jobs,
+            .xfail = col->have_xfail ? &col->xfail : NULL, .write_dumps = write_dumps,
+            .verbose = verbose, .log = quiet ? NULL : console, .log_name = st.ncol > 1,
+        };
+        tc_conf_run_suite(&col->run, &st.suite, &col->opt);
+        col->ran = 1;
+        /* Several implementations: 1 when any of them has a result that
+         * fails its own run (as it alone would). */
+        if (tc_conf_run_failed(&col->run))
+            status = EXIT_INVALID;
+    }
+    /* The writers take the runs side by side; the copies share the results. */
+    for (size_t j = 0; j < st.ncol; j++)
+        runs[j] = st.col[j].run;
 
-    int status = tc_conf_run_failed(&run) ? EXIT_INVALID : EXIT_VALID;
     if (report_dir) {
         if (!nwant)
-            for (int k = 0; k < TC_CONF_REPORT__COUNT; k++)
+            for (int k = 0; k <= TC_CONF_REPORT_JUNIT; k++)
                 want[k] = 1;
-        if (write_reports(&run, report_dir, want, st.impl_name) != 0)
+        if (write_reports(&st, runs, report_dir, want) != 0)
             status = EXIT_TROUBLE;
     } else if (nwant == 1) {
         for (int k = 0; k < TC_CONF_REPORT__COUNT; k++)
-            if (want[k] && tc_conf_report_write((tc_conf_report_kind)k, stdout, &run) != 0)
+            if (want[k] && (k == TC_CONF_REPORT_HTML
+                                ? tc_conf_report_write_matrix(stdout, runs, st.ncol)
+                                : tc_conf_report_write((tc_conf_report_kind)k, stdout, runs)) != 0)
                 status = EXIT_TROUBLE;
     }
-    fprintf(console, "conformance suite %s, %s: ", st.suite.version, st.impl_name);
-    tc_conf_report_summary_line(console, &run);
-    if (report_dir && !quiet)
-        fprintf(console, "reports: %s/conformance-%s.*\n", report_dir, st.impl_name);
-    tc_conf_run_free(&run);
+    for (size_t j = 0; j < st.ncol; j++) {
+        fprintf(console, "conformance suite %s, %s: ", st.suite.version, st.col[j].name);
+        tc_conf_report_summary_line(console, &st.col[j].run);
+        int files = 0;
+        for (int k = 0; k < TC_CONF_REPORT__COUNT; k++)
+            files |= want[k] && k != TC_CONF_REPORT_HTML;
+        if (report_dir && !quiet && files)
+            fprintf(console, "reports: %s/conformance-%s.*\n", report_dir, st.col[j].name);
+    }
+    if (report_dir && !quiet && want[TC_CONF_REPORT_HTML]) {
+        char *path = matrix_path(report_dir, &st);
+        fprintf(console, "matrix: %s\n", path);
+        free(path);
+    }
     cleanup(&st);
     return status;
 }

@@ -1,8 +1,13 @@
-/* tracecheck validate: every input through its parser, findings to a report.
- * DCFG-traces are checked against their DCFG (spec/dcfg.md, rulings 13 and
- * 20): the one given with --pair, or the one found next to them by name. */
+/* tracecheck validate: every input through its parser, findings to one or
+ * more reports (docs/reports.md). DCFG-traces are checked against their
+ * DCFG (spec/dcfg.md, rulings 13 and 20): the one given with --pair, or the
+ * one found next to them by name. With -j N the inputs are checked in N
+ * threads; their findings are kept and reported in input order, so the
+ * reports do not depend on N. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,15 +37,30 @@ static void help(void)
          "                       under its own name, then each trace gets the DTRC-PAIR-*\n"
          "                       checks (process, thread, edges, joins, instruction counts)\n"
          "      --no-pair        no automatic pairing (below)\n"
-         "      --report KIND    text (default) or json\n"
+         "      --report KIND    text (default), json, junit (JUnit XML), sarif (SARIF\n"
+         "                       2.1.0) or tap (TAP 14); repeatable or comma-separated\n"
+         "                       with --report-dir, else one kind (docs/reports.md)\n"
          "  -o, --output FILE    write the report to FILE instead of standard output\n"
+         "      --report-dir DIR write DIR/validate.{txt,json,xml,sarif,tap} (the kinds of\n"
+         "                       --report, all five without it; DIR is created if need\n"
+         "                       be); the text report still goes to standard output\n"
+         "      --docs-uri URI   sarif: base URI of the documentation that rules' helpUri\n"
+         "                       point into (URI/docs/rules/FORMAT.md#RULE-ID; default:\n"
+         "                       the source tree tracecheck was built from)\n"
+         "  -j, --jobs N         check N inputs at a time in threads (default 1); the\n"
+         "                       reports are the same for every N (no progress line\n"
+         "                       when N > 1)\n"
          "      --pedantic       also report pedantic notes (non-zero reserved bytes ...)\n"
          "      --max-repeats N  findings of one rule shown per input (default 20); the\n"
          "                       rest are counted and summarised\n"
          "      --no-models      ovni: skip the model layer (ovni's own events)\n"
          CLI_PERF_HELP
          "      --color WHEN     auto (default: on a terminal), always, never\n"
-         "  -q, --quiet          text: only the summary line\n"
+         "      --rule-summary WHEN  text: the per-rule summary before the summary line:\n"
+         "                       auto (default: with -q, or past 20 findings), always,\n"
+         "                       never (the other reports always carry it)\n"
+         "  -q, --quiet          text: no finding lines, only the per-rule summary and\n"
+         "                       the summary line\n"
          "  -h, --help           this help\n"
          "\n"
          "PATH is a file, - for standard input, or a directory: an ovni trace when a\n"
@@ -53,6 +73,8 @@ static void help(void)
          "file exists, else against the DCFG found by dropping the last dot-separated\n"
          "parts of NAME one at a time (log_0.T1.trace.json.bz2 -> log_0.dcfg.json.bz2).\n"
          "A DCFG that is also an input is validated once.\n"
+         "Every report ends with a summary per rule: how many inputs broke it, how many\n"
+         "findings, where the first few are (most severe, then most frequent first).\n"
          "Exit status: 0 every input valid (warnings allowed), 1 at least one\n"
          "error-severity finding, 2 usage or I/O error (a --pair DCFG that cannot be\n"
          "read included).\n"
@@ -66,12 +88,6 @@ static double now(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void quiet_diag(void *user, const tc_diag *d)
-{
-    (void)user;
-    (void)d;
-}
-
 /* ---- pairing plan ---- */
 
 /* A DCFG that traces are paired with. */
@@ -80,7 +96,8 @@ typedef struct dcfg_slot {
     int has_id;
     dev_t dev;
     ino_t ino;
-    int done;     /* validated and reported */
+    int planned;  /* a job validates it (it is validated once) */
+    int loaded;   /* that job has finished: its model may be used */
     size_t users; /* traces still to check against it */
     int given;    /* named with --pair (its failure to open is a usage matter) */
     tc_dcfg_model *model;
@@ -173,93 +190,6 @@ static void plan_free(plan *p)
     free(p->items);
 }
 
-/* ---- running the inputs ---- */
-
-typedef struct runner {
-    tc_report_writer *w;
-    tc_options *opt;
-    tc_report_totals totals;
-    cli_progress progress;
-    int status;
-} runner;
-
-enum { RUN_CHECK, RUN_LOAD_DCFG, RUN_PAIRED };
-
-/* Checks one input the way mode says and reports it as one input. */
-static void run_input(runner *u, const char *path, int mode, dcfg_slot *slot, int explicit)
-{
-    char err[400] = "";
-    tc_summary sum = {0};
-    tc_check_opts copts = {.options = u->opt};
-    cli_progress_begin(&u->progress, path);
-    copts.progress = cli_progress_update;
-    copts.progress_user = &u->progress;
-    u->w->input_begin(u->w, path);
-    int rc, paired = 0;
-    if (mode == RUN_LOAD_DCFG) {
-        rc = tc_dtrc_load_dcfg(path, &copts, &slot->model, &sum, err, sizeof err);
-        if (rc == 2) {
-            size_t n = strlen(err);
-            snprintf(err + n, sizeof err - n, " (the DCFG %s)",
-                     slot->given ? "given with --pair" : "paired by name");
-        }
-    } else if (mode == RUN_PAIRED) {
-        rc = tc_dtrc_check_paired(path, slot->model, slot->path, &copts, &sum, &paired, err,
-                                  sizeof err);
-    } else {
-        rc = tc_check_path(path, &copts, &sum, err, sizeof err);
-    }
-    cli_progress_end(&u->progress);
-    u->w->input_end(u->w, path, rc, &sum, err);
-    if (mode == RUN_PAIRED && explicit && slot->model && !paired && rc != 2)
-        fprintf(stderr, "tracecheck: %s is not a DCFG-trace (%s): not paired with %s\n", path,
-                sum.format == TC_FORMAT_AUTO ? "no known format" : tc_format_name(sum.format),
-                slot->path);
-    u->totals.inputs++;
-    u->totals.errors += sum.errors;
-    u->totals.warnings += sum.warnings;
-    u->totals.notes += sum.notes;
-    u->totals.bytes += sum.bytes;
-    if (rc == 0)
-        u->totals.valid++;
-    else if (rc == 1)
-        u->totals.invalid++;
-    else
-        u->totals.unreadable++;
-    if (rc > u->status)
-        u->status = rc;
-}
-
-static void load_slot(runner *u, dcfg_slot *s)
-{
-    if (s->done)
-        return;
-    s->done = 1;
-    run_input(u, s->path, RUN_LOAD_DCFG, s, 0);
-}
-
-/* Every input in order; a DCFG is validated where it is first needed, as
- * an input of its own or before its first trace, and freed after its last. */
-static void run_plan(runner *u, plan *p, const cli_paths *paths)
-{
-    for (size_t i = 0; i < paths->count; i++) {
-        const item *it = &p->items[i];
-        if (it->slot >= 0) {
-            load_slot(u, &p->slots[it->slot]);
-        } else if (it->pair >= 0) {
-            dcfg_slot *s = &p->slots[it->pair];
-            load_slot(u, s);
-            run_input(u, paths->items[i], RUN_PAIRED, s, it->explicit);
-            if (--s->users == 0) {
-                tc_dcfg_model_free(s->model);
-                s->model = NULL;
-            }
-        } else {
-            run_input(u, paths->items[i], RUN_CHECK, NULL, 0);
-        }
-    }
-}
-
 /* Automatic pairing, then which inputs are DCFGs of the plan. */
 static int complete_plan(plan *p, const cli_paths *paths, int autopair, const tc_options *opt)
 {
@@ -280,29 +210,324 @@ static int complete_plan(plan *p, const cli_paths *paths, int autopair, const tc
     }
     return 0;
 }
+/* ---- the jobs ---- */
+
+enum { RUN_CHECK, RUN_LOAD_DCFG, RUN_PAIRED };
+
+/* One input to check and report, in report order, and its outcome. */
+typedef struct job {
+    const char *path;
+    int mode;
+    dcfg_slot *slot;
+    int explicit;          /* paired by --pair */
+    int rc, paired, had_model;
+    tc_summary sum;
+    char err[400];
+    tc_report_input kept;  /* its findings, when checked in a worker */
+    int done;
+} job;
+
+typedef struct jobs {
+    job *v;
+    size_t n, cap;
+} jobs;
+
+static int add_job(jobs *j, const char *path, int mode, dcfg_slot *slot, int explicit)
+{
+    if (j->n == j->cap) {
+        size_t cap = j->cap ? j->cap * 2 : 64;
+        job *v = realloc(j->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        j->v = v;
+        j->cap = cap;
+    }
+    j->v[j->n++] = (job){.path = path, .mode = mode, .slot = slot, .explicit = explicit};
+    return 0;
+}
+
+/* Every input in order; a DCFG is validated where it is first needed, as
+ * an input of its own or before its first trace. */
+static int make_jobs(jobs *j, plan *p, const cli_paths *paths)
+{
+    for (size_t i = 0; i < paths->count; i++) {
+        const item *it = &p->items[i];
+        dcfg_slot *s = it->slot >= 0 ? &p->slots[it->slot] : it->pair >= 0 ? &p->slots[it->pair]
+                                                                          : NULL;
+        if (s && !s->planned) {
+            s->planned = 1;
+            if (add_job(j, s->path, RUN_LOAD_DCFG, s, 0) != 0)
+                return -1;
+        }
+        if (it->slot < 0 &&
+            add_job(j, paths->items[i], it->pair >= 0 ? RUN_PAIRED : RUN_CHECK,
+                    it->pair >= 0 ? s : NULL, it->explicit) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Checks one input the way its mode says, findings to on_diag. */
+static void run_job(job *jb, const tc_options *base, void (*on_diag)(void *, const tc_diag *),
+                    void *user, cli_progress *progress)
+{
+    tc_options opt = *base;
+    opt.on_diag = on_diag;
+    opt.user = user;
+    tc_check_opts copts = {.options = &opt};
+    if (progress) {
+        cli_progress_begin(progress, jb->path);
+        copts.progress = cli_progress_update;
+        copts.progress_user = progress;
+    }
+    dcfg_slot *slot = jb->slot;
+    if (jb->mode == RUN_LOAD_DCFG) {
+        jb->rc = tc_dtrc_load_dcfg(jb->path, &copts, &slot->model, &jb->sum, jb->err,
+                                   sizeof jb->err);
+        if (jb->rc == 2) {
+            size_t n = strlen(jb->err);
+            snprintf(jb->err + n, sizeof jb->err - n, " (the DCFG %s)",
+                     slot->given ? "given with --pair" : "paired by name");
+        }
+    } else if (jb->mode == RUN_PAIRED) {
+        jb->had_model = slot->model != NULL;
+        jb->rc = tc_dtrc_check_paired(jb->path, slot->model, slot->path, &copts, &jb->sum,
+                                      &jb->paired, jb->err, sizeof jb->err);
+    } else {
+        jb->rc = tc_check_path(jb->path, &copts, &jb->sum, jb->err, sizeof jb->err);
+    }
+    if (progress)
+        cli_progress_end(progress);
+}
+
+/* After a job: its DCFG's model may be used (a load) or freed (the last
+ * trace of it). Under the pool's lock when there is one. */
+static void job_finished(job *jb)
+{
+    if (jb->mode == RUN_LOAD_DCFG) {
+        jb->slot->loaded = 1;
+    } else if (jb->mode == RUN_PAIRED && --jb->slot->users == 0) {
+        tc_dcfg_model_free(jb->slot->model);
+        jb->slot->model = NULL;
+    }
+    jb->done = 1;
+}
+
+typedef struct runner {
+    tc_report_set *set;
+    tc_report_totals totals;
+    int status;
+} runner;
+
+/* What is said about a finished job besides its findings, in input order. */
+static void account(runner *u, const job *jb)
+{
+    if (jb->mode == RUN_PAIRED && jb->explicit && jb->had_model && !jb->paired && jb->rc != 2)
+        fprintf(stderr, "tracecheck: %s is not a DCFG-trace (%s): not paired with %s\n",
+                jb->path,
+                jb->sum.format == TC_FORMAT_AUTO ? "no known format"
+                                                 : tc_format_name(jb->sum.format),
+                jb->slot->path);
+    u->totals.inputs++;
+    u->totals.errors += jb->sum.errors;
+    u->totals.warnings += jb->sum.warnings;
+    u->totals.notes += jb->sum.notes;
+    u->totals.bytes += jb->sum.bytes;
+    if (jb->rc == 0)
+        u->totals.valid++;
+    else if (jb->rc == 1)
+        u->totals.invalid++;
+    else
+        u->totals.unreadable++;
+    if (jb->rc > u->status)
+        u->status = jb->rc;
+}
+
+static void run_serial(runner *u, jobs *j, const tc_options *opt)
+{
+    cli_progress progress;
+    cli_progress_init(&progress);
+    for (size_t i = 0; i < j->n; i++) {
+        job *jb = &j->v[i];
+        tc_report_set_begin(u->set, jb->path);
+        run_job(jb, opt, tc_report_set_diag, u->set, &progress);
+        tc_report_set_end(u->set, jb->path, jb->rc, &jb->sum, jb->err);
+        job_finished(jb);
+        account(u, jb);
+    }
+}
+
+/* ---- -j N: worker threads ---- */
+
+typedef struct pool {
+    jobs *j;
+    const tc_options *opt;
+    size_t next; /* the next job to take */
+    pthread_mutex_t lock;
+    pthread_cond_t changed; /* a job finished */
+} pool;
+
+static void *worker(void *arg)
+{
+    pool *p = arg;
+    pthread_mutex_lock(&p->lock);
+    while (p->next < p->j->n) {
+        job *jb = &p->j->v[p->next++];
+        /* Jobs are taken in order and a DCFG's load comes before its
+         * traces, so the load is already under way in another worker. */
+        while (jb->mode == RUN_PAIRED && !jb->slot->loaded)
+            pthread_cond_wait(&p->changed, &p->lock);
+        pthread_mutex_unlock(&p->lock);
+        run_job(jb, p->opt, tc_report_input_collect, &jb->kept, NULL);
+        pthread_mutex_lock(&p->lock);
+        job_finished(jb);
+        pthread_cond_broadcast(&p->changed);
+    }
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+/* Returns -1 when no thread could be started (the caller runs serially). */
+static int run_parallel(runner *u, jobs *j, const tc_options *opt, unsigned nthreads)
+{
+    pool p = {.j = j, .opt = opt};
+    pthread_t *t = calloc(nthreads, sizeof *t);
+    if (!t || pthread_mutex_init(&p.lock, NULL) != 0) {
+        free(t);
+        return -1;
+    }
+    pthread_cond_init(&p.changed, NULL);
+    unsigned started = 0;
+    for (; started < nthreads; started++)
+        if (pthread_create(&t[started], NULL, worker, &p) != 0)
+            break;
+    if (!started) {
+        pthread_cond_destroy(&p.changed);
+        pthread_mutex_destroy(&p.lock);
+        free(t);
+        return -1;
+    }
+    /* Reports in input order, each input as soon as it and every one
+     * before it are done. */
+    for (size_t i = 0; i < j->n; i++) {
+        job *jb = &j->v[i];
+        pthread_mutex_lock(&p.lock);
+        while (!jb->done)
+            pthread_cond_wait(&p.changed, &p.lock);
+        pthread_mutex_unlock(&p.lock);
+        if (jb->kept.oom)
+            fprintf(stderr, "tracecheck: out of memory: some findings of %s are not reported\n",
+                    jb->path);
+        tc_report_set_replay(u->set, jb->path, &jb->kept, jb->rc, &jb->sum, jb->err);
+        tc_report_input_free(&jb->kept);
+        account(u, jb);
+    }
+    for (unsigned i = 0; i < started; i++)
+        pthread_join(t[i], NULL);
+    pthread_cond_destroy(&p.changed);
+    pthread_mutex_destroy(&p.lock);
+    free(t);
+    return 0;
+}
+
+/* Where the reports go: one to -o FILE or standard output, or files in
+ * --report-dir with the text report on standard output as well. */
+typedef struct outputs {
+    const char *output, *report_dir, *color, *docs_uri;
+    int want[TC_REPORT__COUNT], nwant;
+    int quiet, rule_summary;
+    unsigned jobs;
+} outputs;
+
+typedef struct open_file {
+    FILE *f;
+    char *path;
+} open_file;
+
+static int mkdirs(const char *dir)
+{
+    char *p = strdup(dir);
+    if (!p)
+        return -1;
+    for (char *s = p + 1; *s; s++)
+        if (*s == '/') {
+            *s = '\0';
+            mkdir(p, 0777);
+            *s = '/';
+        }
+    int rc = mkdir(p, 0777) == 0 || errno == EEXIST ? 0 : -1;
+    free(p);
+    return rc;
+}
+
+/* Opens every report of o into set; the files to close go to files. */
+static int open_reports(tc_report_set *set, const outputs *o, open_file *files, size_t *nfiles)
+{
+    tc_report_opts ropts = {.docs_uri = o->docs_uri, .rule_summary = o->rule_summary};
+    if (o->report_dir) {
+        if (mkdirs(o->report_dir) != 0) {
+            fprintf(stderr, "tracecheck: cannot create %s: %s\n", o->report_dir, strerror(errno));
+            return -1;
+        }
+        for (int k = 0; k < TC_REPORT__COUNT; k++) {
+            if (o->nwant && !o->want[k])
+                continue;
+            size_t n = strlen(o->report_dir) + 32;
+            char *path = malloc(n);
+            if (!path)
+                return -1;
+            snprintf(path, n, "%s/validate.%s", o->report_dir,
+                     tc_report_kind_extension((tc_report_kind)k));
+            FILE *f = fopen(path, "w");
+            if (!f) {
+                perror(path);
+                free(path);
+                return -1;
+            }
+            files[(*nfiles)++] = (open_file){f, path};
+            if (tc_report_set_add(set, (tc_report_kind)k, f, &ropts) != 0)
+                return -1;
+        }
+    }
+    tc_report_kind kind = TC_REPORT_TEXT;
+    for (int k = 0; !o->report_dir && k < TC_REPORT__COUNT; k++)
+        if (o->want[k])
+            kind = (tc_report_kind)k;
+    FILE *out = stdout;
+    if (o->output) {
+        if (!(out = fopen(o->output, "w"))) {
+            perror(o->output);
+            return -1;
+        }
+        char *path = strdup(o->output);
+        files[(*nfiles)++] = (open_file){out, path};
+    }
+    ropts.quiet = o->quiet;
+    ropts.color = kind == TC_REPORT_TEXT &&
+                  (!strcmp(o->color, "always") || (!strcmp(o->color, "auto") && !o->output &&
+                                                   isatty(fileno(out)) && !getenv("NO_COLOR")));
+    return tc_report_set_add(set, kind, out, &ropts);
+}
 
 static int run(char **args, const int *group, int nargs, const char **pairs, int npairs,
-               int autopair, tc_options *opt, tc_report_kind kind, const char *output,
-               const char *color, int quiet)
+               int autopair, tc_options *opt, const outputs *o)
 {
-    FILE *out = stdout;
-    if (output && !(out = fopen(output, "w"))) {
-        perror(output);
+    open_file files[TC_REPORT__COUNT + 1];
+    size_t nfiles = 0;
+    tc_report_set set;
+    runner u = {.set = &set, .status = EXIT_VALID};
+    if (tc_report_set_init(&set) != 0 || open_reports(&set, o, files, &nfiles) != 0) {
+        tc_report_totals none = {.exit_status = EXIT_TROUBLE};
+        tc_report_set_close(&set, &none);
+        for (size_t i = 0; i < nfiles; i++) {
+            fclose(files[i].f);
+            free(files[i].path);
+        }
         return EXIT_TROUBLE;
     }
-    tc_report_opts ropts = {0};
-    ropts.color = !strcmp(color, "always") ||
-                  (!strcmp(color, "auto") && !output && isatty(fileno(out)) && !getenv("NO_COLOR"));
-    runner u = {.opt = opt, .status = EXIT_VALID};
-    if (!(u.w = tc_report_open(kind, out, &ropts))) {
-        if (out != stdout)
-            fclose(out);
-        return EXIT_TROUBLE;
-    }
-    opt->on_diag = quiet && kind == TC_REPORT_TEXT ? quiet_diag : tc_report_on_diag;
-    opt->user = u.w;
 
     plan p = {0};
+    jobs j = {0};
     cli_paths paths = {0};
     int *pslot = calloc((size_t)npairs + 1, sizeof *pslot);
     int trouble = !pslot;
@@ -315,23 +540,31 @@ static int run(char **args, const int *group, int nargs, const char **pairs, int
             u.status = EXIT_TROUBLE;
         trouble = add_items(&p, paths.count - before, group[i] >= 0 ? pslot[group[i]] : -1) != 0;
     }
-    if (trouble || complete_plan(&p, &paths, autopair, opt) != 0) {
+    if (trouble || complete_plan(&p, &paths, autopair, opt) != 0 || make_jobs(&j, &p, &paths)) {
         fprintf(stderr, "tracecheck: out of memory\n");
         u.status = EXIT_TROUBLE;
     } else {
-        cli_progress_init(&u.progress);
         double start = now();
-        run_plan(&u, &p, &paths);
+        unsigned n = o->jobs < j.n ? o->jobs : (unsigned)j.n;
+        if (n <= 1 || run_parallel(&u, &j, opt, n) != 0)
+            run_serial(&u, &j, opt);
         u.totals.seconds = now() - start;
     }
-    u.w->close(u.w, &u.totals);
+    u.totals.exit_status = u.status;
+    tc_report_set_close(&set, &u.totals);
     free(pslot);
+    free(j.v);
     plan_free(&p);
     cli_paths_free(&paths);
-    if (out != stdout && fclose(out) != 0) {
-        perror(output);
-        return EXIT_TROUBLE;
+    for (size_t i = 0; i < nfiles; i++) {
+        if (fclose(files[i].f) != 0) {
+            perror(files[i].path);
+            u.status = EXIT_TROUBLE;
+        }
+        free(files[i].path);
     }
+    if (fflush(stdout) != 0)
+        u.status = EXIT_TROUBLE;
     return u.status;
 }
 
@@ -342,6 +575,10 @@ int cmd_validate(int argc, char **argv)
         {"pair", required_argument, NULL, 'P'},
         {"no-pair", no_argument, NULL, 'N'},
         {"report", required_argument, NULL, 'r'},
+        {"report-dir", required_argument, NULL, 'D'},
+        {"docs-uri", required_argument, NULL, 'U'},
+        {"jobs", required_argument, NULL, 'j'},
+        {"rule-summary", required_argument, NULL, 'S'},
         {"output", required_argument, NULL, 'o'},
         {"pedantic", no_argument, NULL, 'p'},
         {"max-repeats", required_argument, NULL, 'm'},
@@ -354,9 +591,8 @@ int cmd_validate(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     tc_options opt = TC_OPTIONS_INIT;
-    tc_report_kind kind = TC_REPORT_TEXT;
-    const char *output = NULL, *color = "auto";
-    int quiet = 0, c, autopair = 1;
+    outputs o = {.color = "auto", .jobs = 1};
+    int c, autopair = 1;
     unsigned long long n;
     /* The inputs in order, each with the --pair before it (the leading '-'
      * of the option string keeps them in order: they come as option 1). */
@@ -368,7 +604,7 @@ int cmd_validate(int argc, char **argv)
     if (!args || !pairs || !group)
         goto done;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "-f:o:qh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "-f:o:j:qh", longopts, NULL)) != -1) {
         switch (c) {
         case 1:
             group[nargs] = current ? npairs - 1 : -1;
@@ -388,13 +624,45 @@ int cmd_validate(int argc, char **argv)
             pairs[npairs++] = current = empty_pair = optarg;
             break;
         case 'N': autopair = 0; break;
-        case 'r':
-            if ((kind = tc_report_kind_from_name(optarg)) == TC_REPORT__COUNT) {
-                status = cli_usage_error("validate", "unknown report '%s' (text, json)", optarg);
+        case 'r': {
+            /* Comma-separated kinds, each counted once. */
+            char list[256];
+            snprintf(list, sizeof list, "%s", optarg);
+            for (char *save = NULL, *k = strtok_r(list, ",", &save); k;
+                 k = strtok_r(NULL, ",", &save)) {
+                tc_report_kind kind = tc_report_kind_from_name(k);
+                if (kind == TC_REPORT__COUNT) {
+                    status = cli_usage_error("validate", "unknown report '%s' (text, json, junit, "
+                                             "sarif, tap)", k);
+                    goto done;
+                }
+                o.nwant += !o.want[kind];
+                o.want[kind] = 1;
+            }
+            break;
+        }
+        case 'D': o.report_dir = optarg; break;
+        case 'U': o.docs_uri = optarg; break;
+        case 'j':
+            if (cli_parse_size(optarg, &n) != 0 || n == 0 || n > 256) {
+                status = cli_usage_error("validate", "-j needs a number of threads from 1 to 256");
+                goto done;
+            }
+            o.jobs = (unsigned)n;
+            break;
+        case 'S':
+            if (!strcmp(optarg, "auto"))
+                o.rule_summary = 0;
+            else if (!strcmp(optarg, "always"))
+                o.rule_summary = 1;
+            else if (!strcmp(optarg, "never"))
+                o.rule_summary = -1;
+            else {
+                status = cli_usage_error("validate", "--rule-summary takes auto, always or never");
                 goto done;
             }
             break;
-        case 'o': output = optarg; break;
+        case 'o': o.output = optarg; break;
         case 'p': opt.pedantic = 1; break;
         case 'M': opt.no_models = 1; break;
         case 'm':
@@ -410,9 +678,9 @@ int cmd_validate(int argc, char **argv)
                 status = cli_usage_error("validate", "--color takes auto, always or never");
                 goto done;
             }
-            color = optarg;
+            o.color = optarg;
             break;
-        case 'q': quiet = 1; break;
+        case 'q': o.quiet = 1; break;
         case 'h':
             help();
             status = EXIT_VALID;
@@ -445,8 +713,17 @@ int cmd_validate(int argc, char **argv)
                                  "or dcfg-trace, not %s", tc_format_name(opt.format));
         goto done;
     }
+    if (o.report_dir && o.output) {
+        status = cli_usage_error("validate", "--report-dir and -o exclude each other: the text "
+                                 "report goes to standard output, the others to the directory");
+        goto done;
+    }
+    if (!o.report_dir && o.nwant > 1) {
+        status = cli_usage_error("validate", "several --report kinds need --report-dir");
+        goto done;
+    }
     autopair &= opt.format == TC_FORMAT_AUTO || opt.format == TC_FORMAT_DCFG_TRACE;
-    status = run(args, group, nargs, pairs, npairs, autopair, &opt, kind, output, color, quiet);
+    status = run(args, group, nargs, pairs, npairs, autopair, &opt, &o);
 done:
     free(args);
     free(pairs);

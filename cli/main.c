@@ -25,8 +25,8 @@ static const struct {
 static void usage(FILE *f)
 {
     fputs("usage: tracecheck COMMAND [OPTIONS] [ARGS]\n\n"
-          "Validates LLVM XRay FDR traces (and, as they are added, SiFive perf data,\n"
-          "Intel DCFG/DCFG-trace and ovni traces) against a strict rule catalogue.\n\n"
+          "Validates LLVM XRay FDR traces, SiFive perf data (Nexus .rtd, text .itc),\n"
+          "Intel DCFG and DCFG-trace, and ovni traces against a strict rule catalogue.\n\n"
           "Commands:\n", f);
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].what);

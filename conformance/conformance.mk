@@ -3,7 +3,8 @@
 #   make conformance     the suite against tracecheck, then against llvm-xray,
 #                        ovniemu and ovnidump (each with its expected-failure
 #                        list; a tool not on PATH has every case skipped);
-#                        reports in $(BUILD)/reports/conformance-*.{txt,json,tap,xml}
+#                        reports in $(BUILD)/reports/conformance-*.{txt,json,tap,xml},
+#                        and the HTML matrix of them all, conformance-matrix.html
 #
 # make check runs:
 #   check-conformance-san       the suite against the ASan/UBSan build, as TAP
@@ -16,6 +17,10 @@
 #                               itself against xfail/dqr.txt when it is on PATH
 #   check-conformance-cases     conformance/make-cases reproduces the committed cases
 #   check-conformance-doc       docs/llvm-xray.md is generated from xfail/llvm-xray.txt
+#   check-conformance-reports   every report kind names the suite version and reports a
+#                               listed case that passes as xpass (exit status 1)
+#   check-conformance-html      the HTML matrix in headless Chromium: rows, cells, totals,
+#                               pruned view and filter; a screenshot in $(BUILD)/reports/
 
 CONF_REPORTS := $(BUILD)/reports
 CONF_JOBS ?= 2
@@ -100,3 +105,20 @@ check-conformance-doc:
 
 CHECK_TARGETS += check-conformance-coverage check-conformance-cases check-conformance-doc \
                  check-conformance-san check-conformance-llvm-xray check-conformance-ovni-tools
+
+# The HTML matrix of tracecheck and every known tool (an absent one skipped):
+# $(BUILD)/reports/conformance-matrix.html, a page to open from disk.
+.PHONY: conformance-matrix
+conformance: conformance-matrix
+conformance-matrix: $(TRACECHECK)
+	$(TRACECHECK) conformance --cases conformance/cases -j $(CONF_JOBS) -q --report html \
+	    --report-dir $(CONF_REPORTS) $(CONF_FLAGS)
+
+.PHONY: check-conformance-reports check-conformance-html
+check-conformance-reports: $(TRACECHECK)
+	@conformance/tools/test-conformance-reports $(TRACECHECK) conformance/cases
+
+check-conformance-html: $(TRACECHECK)
+	@conformance/tools/test-html-matrix $(TRACECHECK) conformance/cases $(CONF_REPORTS)/html
+
+CHECK_TARGETS += check-conformance-reports check-conformance-html

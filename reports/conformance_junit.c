@@ -2,7 +2,9 @@
  * JUnit XML for GitLab and Jenkins: one <testsuite> per case group, one
  * <testcase> per case with classname "conformance.<impl>.<group>" and the case
  * name, so every classname+name pair is unique. fail and xpass are
- * <failure>s, crash and timeout <error>s, skip and xfail <skipped>.
+ * <failure>s, crash and timeout <error>s, skip and xfail <skipped>. The
+ * suite version is a property of each <testsuite>; a run that selected no
+ * case has one empty <testsuite> ("none") so that it still names it.
  */
 #include <string.h>
 
@@ -76,6 +78,25 @@ static void testcase(FILE *f, const tc_conf_run *run, const tc_conf_result *r)
     fputs("    </testcase>\n", f);
 }
 
+static void suite_head(FILE *f, const tc_conf_run *run, const char *group, size_t tests,
+                       size_t fail, size_t err, size_t skip, double secs)
+{
+    fputs("  <testsuite name=\"conformance.", f);
+    xml_text(f, run->opt->impl->name);
+    fputc('.', f);
+    xml_text(f, group);
+    fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" "
+               "time=\"%.3f\">\n    <properties>\n"
+               "      <property name=\"suite_version\" value=\"",
+            tests, fail, err, skip, secs);
+    xml_text(f, run->suite->version);
+    fprintf(f, "\"/>\n      <property name=\"tool_version\" value=\"%s\"/>\n"
+               "      <property name=\"implementation\" value=\"",
+            TC_VERSION_STRING);
+    xml_text(f, tc_conf_report_impl_how(run->opt->impl));
+    fputs("\"/>\n    </properties>\n", f);
+}
+
 void tc_conf_report_junit(FILE *f, const tc_conf_run *run)
 {
     const tc_conf_totals *t = &run->totals;
@@ -98,22 +119,14 @@ void tc_conf_report_junit(FILE *f, const tc_conf_run *run)
             skip += k == TC_CONF_SKIP || k == TC_CONF_XFAIL;
             secs += run->results[end].seconds;
         }
-        fputs("  <testsuite name=\"conformance.", f);
-        xml_text(f, run->opt->impl->name);
-        fputc('.', f);
-        xml_text(f, group);
-        fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" "
-                   "time=\"%.3f\">\n    <properties>\n"
-                   "      <property name=\"suite_version\" value=\"",
-                end - i, fail, err, skip, secs);
-        xml_text(f, run->suite->version);
-        fprintf(f, "\"/>\n      <property name=\"tool_version\" value=\"%s\"/>\n"
-                   "      <property name=\"implementation\" value=\"",
-                TC_VERSION_STRING);
-        xml_text(f, tc_conf_report_impl_how(run->opt->impl));
-        fputs("\"/>\n    </properties>\n", f);
+        suite_head(f, run, group, end - i, fail, err, skip, secs);
         for (; i < end; i++)
             testcase(f, run, &run->results[i]);
+        fputs("  </testsuite>\n", f);
+    }
+    /* No case selected: an empty suite still says which suite version. */
+    if (!run->count) {
+        suite_head(f, run, "none", 0, 0, 0, 0, 0);
         fputs("  </testsuite>\n", f);
     }
     fputs("</testsuites>\n", f);

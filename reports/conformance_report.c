@@ -3,6 +3,11 @@
 
 #include "conformance_report.h"
 
+static void html_one(FILE *out, const tc_conf_run *run)
+{
+    tc_conf_report_html(out, run, 1);
+}
+
 static const struct {
     const char *name, *ext;
     void (*write)(FILE *, const tc_conf_run *);
@@ -11,6 +16,8 @@ static const struct {
     {"json", "json", tc_conf_report_json},
     {"tap", "tap", tc_conf_report_tap},
     {"junit", "xml", tc_conf_report_junit},
+    {"html", "html", html_one},
+    {"sarif", "sarif", tc_conf_report_sarif},
 };
 
 tc_conf_report_kind tc_conf_report_from_name(const char *name)
@@ -36,6 +43,12 @@ int tc_conf_report_write(tc_conf_report_kind k, FILE *out, const tc_conf_run *ru
     if ((unsigned)k >= TC_CONF_REPORT__COUNT)
         return -1;
     kinds[k].write(out, run);
+    return fflush(out) == 0 && !ferror(out) ? 0 : -1;
+}
+
+int tc_conf_report_write_matrix(FILE *out, const tc_conf_run *runs, size_t n)
+{
+    tc_conf_report_html(out, runs, n);
     return fflush(out) == 0 && !ferror(out) ? 0 : -1;
 }
 

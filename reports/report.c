@@ -1,9 +1,12 @@
+/* Report kinds by name, writer construction, and the report set that feeds
+ * several writers and the per-rule summary from one stream of findings. */
 #include <string.h>
 
 #include "report.h"
 #include "report_writers.h"
 
-static const char *const kind_names[TC_REPORT__COUNT] = {"text", "json"};
+static const char *const kind_names[TC_REPORT__COUNT] = {"text", "json", "junit", "sarif", "tap"};
+static const char *const kind_exts[TC_REPORT__COUNT] = {"txt", "json", "xml", "sarif", "tap"};
 
 tc_report_kind tc_report_kind_from_name(const char *name)
 {
@@ -16,6 +19,11 @@ tc_report_kind tc_report_kind_from_name(const char *name)
 const char *tc_report_kind_name(tc_report_kind k)
 {
     return (unsigned)k < TC_REPORT__COUNT ? kind_names[k] : "unknown";
+}
+
+const char *tc_report_kind_extension(tc_report_kind k)
+{
+    return (unsigned)k < TC_REPORT__COUNT ? kind_exts[k] : "out";
 }
 
 const char *tc_severity_name(tc_severity s)
@@ -33,6 +41,9 @@ tc_report_writer *tc_report_open(tc_report_kind kind, FILE *out, const tc_report
     switch (kind) {
     case TC_REPORT_TEXT: w = tc_report_text_new(); break;
     case TC_REPORT_JSON: w = tc_report_json_new(); break;
+    case TC_REPORT_JUNIT: w = tc_report_junit_new(); break;
+    case TC_REPORT_SARIF: w = tc_report_sarif_new(); break;
+    case TC_REPORT_TAP: w = tc_report_tap_new(); break;
     default: return NULL;
     }
     if (w) {
@@ -47,4 +58,65 @@ void tc_report_on_diag(void *writer, const tc_diag *d)
 {
     tc_report_writer *w = writer;
     w->diag(w, d);
+}
+
+/* ---- the set ---- */
+
+int tc_report_set_init(tc_report_set *s)
+{
+    memset(s, 0, sizeof *s);
+    return tc_rule_tally_init(&s->tally);
+}
+
+int tc_report_set_add(tc_report_set *s, tc_report_kind kind, FILE *out,
+                      const tc_report_opts *opts)
+{
+    if (s->n == sizeof s->w / sizeof s->w[0])
+        return -1;
+    tc_report_writer *w = tc_report_open(kind, out, opts);
+    if (!w)
+        return -1;
+    s->w[s->n++] = w;
+    return 0;
+}
+
+void tc_report_set_begin(tc_report_set *s, const char *path)
+{
+    tc_rule_tally_next_input(&s->tally);
+    for (size_t i = 0; i < s->n; i++)
+        s->w[i]->input_begin(s->w[i], path);
+}
+
+void tc_report_set_diag(void *set, const tc_diag *d)
+{
+    tc_report_set *s = set;
+    tc_rule_tally_diag(&s->tally, d);
+    for (size_t i = 0; i < s->n; i++)
+        s->w[i]->diag(s->w[i], d);
+}
+
+void tc_report_set_end(tc_report_set *s, const char *path, int status, const tc_summary *sum,
+                       const char *error)
+{
+    for (size_t i = 0; i < s->n; i++)
+        s->w[i]->input_end(s->w[i], path, status, sum, error);
+}
+
+void tc_report_set_replay(tc_report_set *s, const char *path, const tc_report_input *r,
+                          int status, const tc_summary *sum, const char *error)
+{
+    tc_report_set_begin(s, path);
+    for (size_t i = 0; i < r->count; i++)
+        tc_report_set_diag(s, &r->diags[i]);
+    tc_report_set_end(s, path, status, sum, error);
+}
+
+void tc_report_set_close(tc_report_set *s, tc_report_totals *t)
+{
+    t->rules = s->tally.stats ? &s->tally : NULL;
+    for (size_t i = 0; i < s->n; i++)
+        s->w[i]->close(s->w[i], t);
+    s->n = 0;
+    t->rules = NULL;
+    tc_rule_tally_free(&s->tally);
 }

@@ -1,12 +1,13 @@
 /* The JSON report (docs/reports.md): one document, inputs in order, each with
- * its findings, then the totals. Written as it goes. */
+ * its findings, then the totals and the per-rule summary. Written as it
+ * goes. */
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "../parsers/common/jsonl.h"
 #include "report_writers.h"
 
-#define TC_JSON_REPORT_VERSION 1
+/* 2: the per-rule summary ("rules") and summary.exit_status. */
+#define TC_JSON_REPORT_VERSION 2
 
 typedef struct json_writer {
     tc_report_writer base;
@@ -18,7 +19,7 @@ typedef struct json_writer {
 static void str(FILE *f, const char *key, const char *value)
 {
     fprintf(f, "\"%s\":", key);
-    tc_json_write_string(f, value);
+    tc_report_json_string(f, value);
 }
 
 static void start(json_writer *w)
@@ -106,15 +107,41 @@ static void input_end(tc_report_writer *base, const char *path, int status, cons
     fputc('}', f);
 }
 
+static void rules(FILE *f, const tc_rule_tally *tally)
+{
+    size_t n = 0;
+    const tc_rule_stat **v = tc_rule_tally_sorted(tally, &n);
+    fputs(",\"rules\":[", f);
+    for (size_t i = 0; i < n; i++) {
+        const tc_rule_stat *s = v[i];
+        fputs(i ? ",\n{" : "\n{", f);
+        str(f, "rule", s->rule->id);
+        fputc(',', f);
+        str(f, "severity", tc_severity_name(s->rule->severity));
+        fprintf(f, ",\"files\":%" PRIu64 ",\"findings\":%" PRIu64 ",\"locations\":[", s->files,
+                s->findings);
+        for (size_t j = 0; j < s->nloc; j++) {
+            if (j)
+                fputc(',', f);
+            tc_report_json_string(f, s->loc[j]);
+        }
+        fputs("]}", f);
+    }
+    fputs(n ? "\n]" : "]", f);
+    free(v);
+}
+
 static void close_writer(tc_report_writer *base, const tc_report_totals *t)
 {
     FILE *f = base->out;
     ensure_started((json_writer *)base);
     fprintf(f, "\n],\"summary\":{\"inputs\":%" PRIu64 ",\"valid\":%" PRIu64 ",\"invalid\":%" PRIu64
                ",\"unreadable\":%" PRIu64 ",\"errors\":%" PRIu64 ",\"warnings\":%" PRIu64
-               ",\"notes\":%" PRIu64 ",\"bytes\":%" PRIu64 "}}\n",
+               ",\"notes\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"exit_status\":%d}",
             t->inputs, t->valid, t->invalid, t->unreadable, t->errors, t->warnings, t->notes,
-            t->bytes);
+            t->bytes, t->exit_status);
+    rules(f, t->rules);
+    fputs("}\n", f);
     free(base);
 }
 

@@ -1,5 +1,6 @@
 /* Compiler-style text: `path:offset: error: RULE-ID: message`, the context on
- * an indented line below, a summary line at the end. */
+ * an indented line below; at the end the per-rule summary (most severe and
+ * most frequent first) and a summary line. */
 #include <inttypes.h>
 #include <stdlib.h>
 
@@ -31,6 +32,8 @@ static void input_begin(tc_report_writer *w, const char *path)
 static void diag(tc_report_writer *w, const tc_diag *d)
 {
     FILE *f = w->out;
+    if (w->opts.quiet)
+        return;
     if (d->unlocated)
         fprintf(f, "%s: ", d->input);
     else if (d->line)
@@ -60,9 +63,49 @@ static void plural(FILE *f, uint64_t n, const char *one, const char *many)
     fprintf(f, "%" PRIu64 " %s", n, n == 1 ? one : many);
 }
 
+/* One line a rule: what a tracer author reads first. Never ": error: ", so
+ * that a count of finding lines stays a count of findings. */
+static void rule_summary(tc_report_writer *w, const tc_rule_tally *tally)
+{
+    size_t n;
+    const tc_rule_stat **v = tc_rule_tally_sorted(tally, &n);
+    if (!v)
+        return;
+    FILE *f = w->out;
+    fputs("rules with findings (most severe, then most frequent first):\n", f);
+    for (size_t i = 0; i < n; i++) {
+        const tc_rule_stat *s = v[i];
+        fprintf(f, "  %s%-7s%s %-36s ", colour(w, s->rule->severity),
+                tc_severity_name(s->rule->severity), reset(w), s->rule->id);
+        plural(f, s->files, "input", "inputs");
+        fputs(", ", f);
+        plural(f, s->findings, "finding", "findings");
+        for (size_t j = 0; j < s->nloc; j++)
+            fprintf(f, "%s%s", j ? ", " : "; first at ", s->loc[j]);
+        if (s->findings > s->nloc)
+            fputs(", ...", f);
+        fputc('\n', f);
+    }
+    free(v);
+}
+
+static int wants_summary(const tc_report_writer *w, const tc_rule_tally *tally)
+{
+    if (w->opts.rule_summary)
+        return w->opts.rule_summary > 0;
+    if (w->opts.quiet)
+        return 1;
+    uint64_t findings = 0;
+    for (size_t i = 0; i < tc_rule_count(); i++)
+        findings += tally->stats[i].findings;
+    return findings > TC_TEXT_SUMMARY_AUTO;
+}
+
 static void close_writer(tc_report_writer *w, const tc_report_totals *t)
 {
     FILE *f = w->out;
+    if (t->rules && wants_summary(w, t->rules))
+        rule_summary(w, t->rules);
     fputs("tracecheck: ", f);
     plural(f, t->inputs, "input", "inputs");
     fprintf(f, ", %" PRIu64 " valid, %" PRIu64 " invalid", t->valid, t->invalid);

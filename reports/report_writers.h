@@ -1,4 +1,5 @@
-/* Constructors of the individual writers (one file each). */
+/* Constructors of the individual writers (one file each), and the escaping
+ * they share. */
 #ifndef TC_REPORT_WRITERS_H
 #define TC_REPORT_WRITERS_H
 
@@ -6,5 +7,37 @@
 
 tc_report_writer *tc_report_text_new(void);
 tc_report_writer *tc_report_json_new(void);
+tc_report_writer *tc_report_junit_new(void);
+tc_report_writer *tc_report_sarif_new(void);
+tc_report_writer *tc_report_tap_new(void);
+
+/* A JSON string literal (RFC 8259), quotes included. Paths are bytes, not
+ * text: a byte that does not start valid UTF-8 is written as U+FFFD, so
+ * the document stays valid whatever the file names. */
+void tc_report_json_string(FILE *f, const char *s);
+
+/* XML 1.0 character data or attribute value: markup characters as
+ * entities, line breaks and tabs as character references (kept in
+ * attributes), other control characters (which XML 1.0 cannot carry at all)
+ * as the text \xNN, and bytes that are not UTF-8 as U+FFFD. */
+void tc_report_xml_text(FILE *f, const char *s);
+
+/* The index of a finding's rule in the catalogue (tc_rule_at). */
+size_t tc_report_rule_index(const tc_rule_info *r);
+
+/* A set of names (input paths), each with the index it was first added
+ * at: SARIF's artifacts and JUnit's unique test names need to know when a
+ * path comes again. */
+typedef struct tc_report_names {
+    char **names;  /* by index */
+    size_t count, cap;
+    size_t *slots; /* open addressing: index + 1, 0 for empty */
+    size_t nslots;
+} tc_report_names;
+
+/* The index of name, added when new (*added says which); -1 when out of
+ * memory. */
+long tc_report_names_add(tc_report_names *t, const char *name, int *added);
+void tc_report_names_free(tc_report_names *t);
 
 #endif

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "tracecheck/tracecheck.h"
 
@@ -224,6 +225,9 @@ typedef struct tc_conf_options {
     int write_dumps;         /* tracecheck: write each case's observed dump as its expected one */
     int verbose;             /* log every result, not only the failures */
     FILE *log;               /* where results are logged as they come; NULL: nowhere */
+    /* Several implementations are run one after the other (--impl repeated):
+     * each logged line starts with "NAME: " so that it says whose it is. */
+    int log_name;
 } tc_conf_options;
 
 typedef struct tc_conf_totals {
@@ -239,6 +243,7 @@ typedef struct tc_conf_run {
     tc_conf_result *results; /* in case order */
     size_t count;
     tc_conf_totals totals;
+    time_t started;          /* wall clock at the start, for the reports' dates */
 } tc_conf_run;
 
 /* Whether the case's id (group/name) or name matches one of the globs

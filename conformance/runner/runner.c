@@ -40,6 +40,8 @@ static void log_result(const tc_conf_options *opt, const tc_conf_result *r)
     for (const char *p = tc_conf_result_name(r->kind); *p && i < sizeof tag - 1; p++)
         tag[i++] = (char)(*p - ('a' - 'A'));
     tag[i] = '\0';
+    if (opt->log_name)
+        fprintf(opt->log, "%s: ", opt->impl->name);
     fprintf(opt->log, "%-7s %s", tag, r->c->id);
     if (r->reason)
         fprintf(opt->log, ": %s", r->reason);
@@ -153,6 +155,7 @@ int tc_conf_run_suite(tc_conf_run *run, const tc_conf_suite *s, const tc_conf_op
     run->suite = s;
     run->opt = opt;
     double start = tc_proc_now();
+    run->started = time(NULL);
     run->results = calloc(s->count ? s->count : 1, sizeof *run->results);
     if (!run->results)
         abort();

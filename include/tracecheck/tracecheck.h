@@ -111,6 +111,84 @@ int tc_validate_buffer(const void *data, size_t size, const char *name,
 const char *tc_format_name(tc_format f);      /* "xray", ... */
 tc_format tc_format_from_name(const char *s); /* TC_FORMAT__COUNT if unknown */
 
+/*
+ * Options by name, as the program's options are spelled (without the
+ * dashes), so that a test names the format and the perf container of a
+ * buffer in one line each:
+ *
+ *   format        auto, xray, perf, dcfg, dcfg-trace, ovni
+ *   container     perf: rtd or text (default: by the name, .itc is text)
+ *   srcbits       perf .rtd: Nexus SRC field bits, 0 to 8
+ *   perf-channel  perf: ITC channel, 0 to 31
+ *   perf-marker   perf: a header's first 32-bit word (decimal or 0x...)
+ *   pedantic      0 or 1
+ *   no-models     ovni: 0 or 1
+ *   max-repeats   findings per rule reported before the rest are only
+ *                 counted, 1 to 4294967295
+ *
+ * Returns 0, or -1 when the key is unknown or the value out of range (opt
+ * is then unchanged).
+ */
+int tc_options_set(tc_options *opt, const char *key, const char *value);
+
+/*
+ * Results to iterate over: the findings of one input, copied so that they
+ * outlive the call. For tests of a producer or a reader:
+ *
+ *   tc_options opt = TC_OPTIONS_INIT;
+ *   tc_options_set(&opt, "format", "ovni");
+ *   tc_result *r = tc_check_buffer(bytes, size, "stream.obs", &opt);
+ *   for (size_t i = 0; i < tc_result_count(r); i++) {
+ *       const tc_diag *d = tc_result_diag(r, i);
+ *       printf("%s: %s\n", d->rule->id, d->message);
+ *   }
+ *   int status = tc_result_status(r);   // 0, 1 or 2 as tc_validate_file
+ *   tc_result_free(r);
+ *
+ * A result is immutable once returned: threads may read it at once.
+ */
+typedef struct tc_result tc_result;
+
+/* Validate bytes in memory (gzip, bzip2 and zstd are decompressed). name
+ * stands for the file the bytes would be in: it appears in the findings and,
+ * like a file's name, tells perf data ("trace.rtd", "trace.itc") and DCFG
+ * from DCFG-trace ("x.trace.json") when opt->format is TC_FORMAT_AUTO; NULL
+ * means "<memory>". opt may be NULL (defaults); when opt->on_diag is set it
+ * is called too, as with tc_validate_buffer. Returns NULL only when out of
+ * memory. */
+tc_result *tc_check_buffer(const void *data, size_t size, const char *name,
+                           const tc_options *opt);
+
+/* Validate a file, "-" for standard input, or a directory holding an ovni
+ * trace, as tc_validate_file. Returns NULL only when out of memory. */
+tc_result *tc_check_file(const char *path, const tc_options *opt);
+
+/* 0 no error-severity finding, 1 at least one, 2 the input could not be
+ * read or checked (tc_result_error says why). */
+int tc_result_status(const tc_result *r);
+
+/* Why the status is 2; "" otherwise. */
+const char *tc_result_error(const tc_result *r);
+
+/* The format detected or forced, bytes read, and the findings counted by
+ * severity: every finding, also those beyond max_repeats that
+ * tc_result_count leaves out. */
+const tc_summary *tc_result_summary(const tc_result *r);
+
+/* The findings reported, in order: at most max_repeats per rule, then one
+ * TC-DIAG-SUPPRESSED note per rule that had more. */
+size_t tc_result_count(const tc_result *r);
+
+/* Finding i (0-based), NULL when i >= tc_result_count(r). Its strings
+ * (input, json_path, message, context) live as long as the result. */
+const tc_diag *tc_result_diag(const tc_result *r, size_t i);
+
+/* The first finding of a rule ("OVNI-STREAM-MAGIC"), or NULL. */
+const tc_diag *tc_result_find(const tc_result *r, const char *rule_id);
+
+/* Frees a result and every finding in it. NULL is allowed. */
+void tc_result_free(tc_result *r);
+
 #ifdef __cplusplus
 }
 #endif

@@ -259,10 +259,10 @@ static void finish_counter(tc_perf_sm *s, const tc_perf_msg *hi)
     if (!fits)
         report(s, TC_RULE_PERF_COUNTER_WIDTH, &s->ctr_msg, end,
                "%s of the %s record starting at %s is 0x%" PRIx64
-               ", which does not fit the counter's width of %u bits (counter_info 0x%" PRIx32
+               ", which does not fit the counter's width of %u bit%s (counter_info 0x%" PRIx32
                ", at most 0x%" PRIx64 ")",
                counter_name(&s->cfg, i).s, record_desc(s->rec.type), where(&s->rec_first).s, value,
-               c->width, c->counter_info, mask);
+               c->width, c->width == 1 ? "" : "s", c->counter_info, mask);
     uint64_t decoded = value;
     switch (s->cfg.count_type) {
     case TC_PERF_RAW:
@@ -365,6 +365,7 @@ static void header_start(tc_perf_sm *s, const tc_perf_msg *m)
     s->hdr_first = *m;
     s->hdr_end = msg_end(m);
     s->hstep = H_COUNT_TYPE;
+    s->hcounter = 0;
     s->state = TC_PERF_S_HEADER;
 }
 
@@ -739,10 +740,13 @@ void tc_perf_sm_finish(tc_perf_sm *s)
     case TC_PERF_S_HEADER: {
         char due[96];
         header_due(s, due, sizeof due);
+        char defs[64] = "";
+        if (s->hstep != H_COUNT_TYPE && s->hstep != H_MASK)
+            snprintf(defs, sizeof defs, " (%u of %u counter definitions read)", s->hcounter,
+                     s->hdr.n_counters);
         report(s, TC_RULE_PERF_HEADER_TRUNCATED, &s->hdr_first, s->hdr_end,
-               "the trace ends inside the header starting at %s: %s is missing (%u of %u "
-               "counter definitions read)",
-               where(&s->hdr_first).s, due, s->hcounter, s->hdr.n_counters);
+               "the trace ends inside the header starting at %s: %s is missing%s",
+               where(&s->hdr_first).s, due, defs);
         break;
     }
     case TC_PERF_S_RECORD_START:

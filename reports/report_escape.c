@@ -1,0 +1,116 @@
+/* Escaping shared by the JSON, SARIF, TAP and JUnit writers. */
+#include <string.h>
+
+#include "report_writers.h"
+
+/* Length of the valid UTF-8 sequence (RFC 3629) at p, at most n bytes; 0
+ * when there is none. */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+    unsigned char b = p[0];
+    if (b < 0x80)
+        return 1;
+    size_t len = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
+    if (b < 0xc2 || b > 0xf4 || n < len)
+        return 0;
+    for (size_t i = 1; i < len; i++)
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    if ((b == 0xe0 && p[1] < 0xa0) || (b == 0xed && p[1] >= 0xa0) || (b == 0xf0 && p[1] < 0x90) ||
+        (b == 0xf4 && p[1] >= 0x90))
+        return 0;
+    return len;
+}
+
+static const char replacement[] = "\xef\xbf\xbd"; /* U+FFFD */
+
+void tc_report_json_string(FILE *f, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    size_t n = strlen((const char *)p);
+    putc('"', f);
+    for (size_t i = 0; i < n;) {
+        unsigned char c = p[i];
+        if (c >= 0x80) {
+            size_t len = utf8_len(p + i, n - i);
+            if (len) {
+                fwrite(p + i, 1, len, f);
+                i += len;
+            } else {
+                fputs(replacement, f);
+                i++;
+            }
+            continue;
+        }
+        switch (c) {
+        case '"': fputs("\\\"", f); break;
+        case '\\': fputs("\\\\", f); break;
+        case '\n': fputs("\\n", f); break;
+        case '\r': fputs("\\r", f); break;
+        case '\t': fputs("\\t", f); break;
+        default:
+            if (c < 0x20)
+                fprintf(f, "\\u%04x", c);
+            else
+                putc(c, f);
+        }
+        i++;
+    }
+    putc('"', f);
+}
+
+void tc_report_xml_text(FILE *f, const char *s)
+{
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    size_t n = strlen((const char *)p);
+    for (size_t i = 0; i < n;) {
+        unsigned char c = p[i];
+        if (c >= 0x80) {
+            size_t len = utf8_len(p + i, n - i);
+            /* U+FFFE and U+FFFF are not XML characters either. */
+            if (len == 3 && c == 0xef && p[i + 1] == 0xbf && p[i + 2] >= 0xbe)
+                len = 0;
+            if (len) {
+                fwrite(p + i, 1, len, f);
+                i += len;
+            } else {
+                fputs(replacement, f);
+                i++;
+            }
+            continue;
+        }
+        switch (c) {
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '&': fputs("&amp;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&apos;", f); break;
+        case '\n': fputs("&#10;", f); break;
+        case '\r': fputs("&#13;", f); break;
+        case '\t': fputs("&#9;", f); break;
+        default:
+            if (c < 0x20 || c == 0x7f) {
+                putc('\\', f);
+                putc('x', f);
+                putc(hex[c >> 4], f);
+                putc(hex[c & 15], f);
+            } else {
+                putc(c, f);
+            }
+        }
+        i++;
+    }
+}
+
+size_t tc_report_rule_index(const tc_rule_info *r)
+{
+    size_t n = tc_rule_count();
+    const tc_rule_info *first = tc_rule_at(0);
+    if (r >= first && r < first + n)
+        return (size_t)(r - first);
+    for (size_t i = 0; r && i < n; i++)
+        if (!strcmp(tc_rule_at(i)->id, r->id))
+            return i;
+    return 0;
+}
