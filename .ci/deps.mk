@@ -16,6 +16,15 @@ DEB_PACKAGES := make clang llvm llvm-dev libclang-rt-dev afl++ \
 # libxml2-utils (xmllint) reads back the JUnit XML of `tracecheck validate`
 # in make check (check-reports); python3-jsonschema validates its SARIF.
 
+# python3-matplotlib draws the coverage plot of `make fuzz-bench`
+# (docs/fuzzing.md); llvm gives it llvm-profdata and llvm-cov.
+DEB_PACKAGES += python3-matplotlib
+
+# zip packs the OSS-Fuzz seed corpora of fuzz/build.sh; unzip tests them and
+# python3-yaml reads the ClusterFuzzLite files in check-fuzz-ossfuzz
+# (docs/fuzzing.md, "OSS-Fuzz and ClusterFuzzLite").
+DEB_PACKAGES += zip unzip python3-yaml
+
 deps-missing = $(shell for p in $(DEB_PACKAGES); do \
     dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done)
 

@@ -4,7 +4,8 @@
 #   make bench                              every figure (first run generates
 #                                           and compresses the traces: minutes)
 #   make bench BENCH_RUNS=3 BENCH_HUGE=no   fewer runs, no 4 GiB trace
-#   make bench-xray | bench-ovni | bench-dcfg | bench-perf | bench-json   one of them
+#   make bench-xray | bench-ovni | bench-dcfg | bench-perf | bench-json | bench-jobs
+#                                           one of them
 #
 # The traces are cached in $(BENCH_DIR); delete it to regenerate them.
 
@@ -18,8 +19,8 @@ LLVM_XRAY ?= llvm-xray
 BENCH_BASELINE_TIMEOUT ?= 600
 BENCH_BASELINE_MEM_GIB ?= 12
 
-.PHONY: bench bench-xray bench-ovni bench-json bench-dcfg bench-perf
-bench: bench-xray bench-ovni bench-json bench-dcfg bench-perf
+.PHONY: bench bench-xray bench-ovni bench-json bench-dcfg bench-perf bench-jobs
+bench: bench-xray bench-ovni bench-json bench-dcfg bench-perf bench-jobs
 
 bench-xray: $(TRACECHECK)
 	@TRACECHECK='$(TRACECHECK)' BENCH_DIR='$(BENCH_DIR)' LLVM_XRAY='$(LLVM_XRAY)' \
@@ -40,6 +41,10 @@ bench-dcfg: $(TRACECHECK)
 bench-perf: $(TRACECHECK)
 	@TRACECHECK='$(TRACECHECK)' BENCH_DIR='$(BENCH_DIR)' BENCH_RUNS='$(BENCH_RUNS)' \
 	    BENCH_SLOW_RUNS='$(BENCH_SLOW_RUNS)' BENCH_SEED='$(BENCH_SEED)' bench/perf.sh
+
+bench-jobs: $(TRACECHECK)
+	@TRACECHECK='$(TRACECHECK)' BENCH_DIR='$(BENCH_DIR)' BENCH_RUNS='$(BENCH_RUNS)' \
+	    BENCH_SEED='$(BENCH_SEED)' bench/jobs.sh
 
 # The JSON layer's choice (docs/design.md): tc_json against yajl on speed
 # (two 200 MiB documents made by json_compare itself) and on strictness.
@@ -68,3 +73,34 @@ bench-json: $(JSON_COMPARE)
 	  echo "load average (1, 5, 15 min) at start: $$(cut -d ' ' -f 1-3 /proc/loadavg)"; echo; \
 	  $(JSON_COMPARE) speed $(BENCH_RUNS) $$files; echo; \
 	  $(JSON_COMPARE) strict; } | tee '$(BENCH_DIR)/results-json.txt'
+
+# The fuzzer effectiveness benchmark (docs/fuzzing.md, "Fuzzer effectiveness
+# benchmark"): libFuzzer against the bugs planted in parsers/ with TC_BUG
+# (bench/fuzz_bench_bugs.tsv), then coverage over time per harness. Results in
+# $(FUZZ_BENCH_DIR): results.md/.csv/.json, coverage.csv, coverage.png.
+#
+#   make fuzz-bench [FUZZ_BENCH_SECONDS=60] [FUZZ_BENCH_BUGS="4 7"] [FUZZ_BENCH_COV=no]
+FUZZ_BENCH_DIR ?= $(BUILD)/fuzz-bench
+FUZZ_BENCH_SECONDS ?= 60
+FUZZ_BENCH_BUGS ?= all
+FUZZ_BENCH_PER_BUG ?= 0
+FUZZ_BENCH_JOBS ?= 2
+FUZZ_BENCH_COV ?= yes
+FUZZ_BENCH_COV_SECONDS ?= 60
+FUZZ_BENCH_COV_INTERVAL ?= 10
+FUZZ_BENCH_COV_TARGETS ?=
+fb_empty :=
+fb_space := $(fb_empty) $(fb_empty)
+# target:seed+seed:dict for every harness, as `make fuzz` runs it.
+FUZZ_BENCH_HARNESSES = $(foreach t,$(FUZZ_TARGETS),$(t):$(subst $(fb_space),+,$(strip \
+    $(call fuzz_seeds,$(t)))):$(call fuzz_dict,$(t)))
+
+.PHONY: fuzz-bench
+fuzz-bench: fuzz-bench-build
+	@FUZZ_BENCH_HARNESSES='$(FUZZ_BENCH_HARNESSES)' FUZZ_BENCH_SECONDS='$(FUZZ_BENCH_SECONDS)' \
+	    FUZZ_BENCH_BUGS='$(FUZZ_BENCH_BUGS)' FUZZ_BENCH_PER_BUG='$(FUZZ_BENCH_PER_BUG)' \
+	    FUZZ_BENCH_JOBS='$(FUZZ_BENCH_JOBS)' FUZZ_BENCH_COV='$(FUZZ_BENCH_COV)' \
+	    FUZZ_BENCH_COV_SECONDS='$(FUZZ_BENCH_COV_SECONDS)' \
+	    FUZZ_BENCH_COV_INTERVAL='$(FUZZ_BENCH_COV_INTERVAL)' \
+	    FUZZ_BENCH_COV_TARGETS='$(FUZZ_BENCH_COV_TARGETS)' \
+	    bench/fuzz_bench.sh $(FUZZ_OUT) $(FUZZ_BENCH_DIR)

@@ -1,26 +1,45 @@
 #!/bin/bash -eu
-# Builds the fuzz targets the way OSS-Fuzz and ClusterFuzzLite expect: with
-# their $CC $CXX $CFLAGS $CXXFLAGS (sanitizer and coverage flags included) and
-# their $LIB_FUZZING_ENGINE (libFuzzer, AFL++, honggfuzz, ...), every fuzzer
-# in $OUT with its <fuzzer>_seed_corpus.zip, <fuzzer>.dict and
-# <fuzzer>.options; objects in $WORK. See docs/fuzzing.md.
+# Builds every fuzz target of fuzz/fuzz.mk the way OSS-Fuzz and ClusterFuzzLite
+# expect: with their $CC $CXX $CFLAGS $CXXFLAGS (sanitizer and coverage flags
+# included) and their $LIB_FUZZING_ENGINE (libFuzzer, AFL++, honggfuzz, ...);
+# objects in $WORK; in $OUT every fuzzer with its <fuzzer>_seed_corpus.zip,
+# <fuzzer>.dict (when it has a dictionary) and <fuzzer>.options. See
+# docs/fuzzing.md, "OSS-Fuzz and ClusterFuzzLite".
 #
-# The differential target (xray_differential) links LLVM's XRay library from
-# LLVM 14 (llvm-config, or $LLVM_CONFIG). It is built when that library is
-# there and links with these flags; OSS-Fuzz's own images build C++ against
-# libc++, which Debian's LLVM (libstdc++) does not link with, so there it is
-# skipped with a message. BUILD_DIFFERENTIAL=0 skips it, =1 makes its failure
-# fatal.
+#   fuzz/build.sh            (OSS-Fuzz's and ClusterFuzzLite's build.sh call it)
+#   fuzz/build.sh --help
 #
-# Local check (what `make check` does not do):
-#   CC=clang CXX=clang++ CFLAGS="-O1 -g -fsanitize=address,fuzzer-no-link" \
-#   CXXFLAGS="$CFLAGS" LIB_FUZZING_ENGINE=-fsanitize=fuzzer \
-#   OUT=/tmp/out WORK=/tmp/work SRC=/tmp fuzz/build.sh
+# The harnesses, their languages, seed directories and dictionaries, and the
+# library sources come from fuzz/fuzz.mk (`make print-fuzz-ossfuzz`): there
+# is one list of them, the one `make fuzz` and `make check` use.
+#
+# The C++ targets (xray_differential) link LLVM's XRay library from LLVM 14
+# (llvm-config-14, llvm-config, or $LLVM_CONFIG). They are built when that
+# library is there and links with these flags; OSS-Fuzz's images build C++
+# against libc++, which Debian's LLVM (libstdc++) does not link with, so there
+# they are skipped with a message. BUILD_DIFFERENTIAL=0 skips them, =1 makes
+# their failure fatal (default: auto).
+#
+# cJSON: compiled from source when $CJSON_SRC (default $SRC/cJSON) holds
+# cJSON.c and cJSON.h, as .clusterfuzzlite/Dockerfile arranges (instrumented
+# with the rest, and no shared library for the runner to lack); else the
+# system's. zlib, bzip2 and zstd: their static libraries when installed. A
+# library only found shared is copied to $OUT/lib, which the fuzzers' run
+# path names, so that $OUT runs where the library is not installed.
+#
+# Other variables: FUZZ_BUILD_JOBS (compilations at a time, default: the
+# number of CPUs).
+
+if [ "${1:-}" = --help ] || [ "${1:-}" = -h ]; then
+    sed -n '2,/^$/s/^# \{0,1\}//p' "$0"
+    exit 0
+fi
+[ $# -eq 0 ] || { echo "build.sh: no arguments expected (--help)" >&2; exit 2; }
 
 # The tree: next to this script, or where OSS-Fuzz put it.
 root=""
 for d in "$(cd "$(dirname "$0")/.." && pwd)" "$PWD" "${SRC:-/src}/tracecheck"; do
-    if [ -f "$d/fuzz/xray_parse.c" ]; then
+    if [ -f "$d/fuzz/fuzz.mk" ] && [ -f "$d/fuzz/xray_parse.c" ]; then
         root=$d
         break
     fi
@@ -30,86 +49,207 @@ cd "$root"
 
 : "${CC:=clang}" "${CXX:=clang++}" "${CFLAGS:=}" "${CXXFLAGS:=}"
 : "${LIB_FUZZING_ENGINE:=-fsanitize=fuzzer}"
-: "${OUT:?set OUT}" "${WORK:=$OUT/work}"
-: "${BUILD_DIFFERENTIAL:=auto}"
+: "${OUT:?build.sh: set OUT (where the fuzzers go)}" "${WORK:=$OUT/work}"
+: "${BUILD_DIFFERENTIAL:=auto}" "${CJSON_SRC:=${SRC:-/src}/cJSON}"
+: "${FUZZ_BUILD_JOBS:=$(nproc 2>/dev/null || echo 1)}"
+command -v make >/dev/null || { echo "build.sh: make is needed (it reads fuzz/fuzz.mk)" >&2; exit 1; }
+command -v zip >/dev/null || { echo "build.sh: zip is needed (seed corpora)" >&2; exit 1; }
 obj="$WORK/tracecheck-obj"
+rm -rf "$obj"
 mkdir -p "$OUT" "$obj"
 
-cppflags=(-Iinclude -Ispec -D_FILE_OFFSET_BITS=64)
-# Static compression libraries when there are any: the runner image that runs
-# the fuzzers need not have the shared ones.
-libs=()
-for l in z bz2 zstd; do
-    if [ -f "/usr/lib/x86_64-linux-gnu/lib$l.a" ]; then
-        libs+=("/usr/lib/x86_64-linux-gnu/lib$l.a")
+# ---- what to build, from fuzz/fuzz.mk ----
+
+# A plain make: not the jobserver or variables of a make that runs this script.
+plan=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory \
+    BUILD="$WORK/make" print-fuzz-ossfuzz) ||
+    { echo "build.sh: 'make print-fuzz-ossfuzz' failed" >&2; exit 1; }
+lib_srcs=() targets=() regressions=() want=() max_len=""
+declare -A lang dict seeds
+while read -r -a words; do
+    case ${words[0]:-} in
+        lib) lib_srcs+=("${words[@]:1}") ;;
+        max_len) max_len=${words[1]} ;;
+        regressions) regressions=("${words[@]:1}") ;;
+        target)
+            t=${words[1]}
+            targets+=("$t") lang[$t]=${words[2]} dict[$t]=${words[3]} seeds[$t]=${words[*]:4}
+            ;;
+    esac
+done <<<"$plan"
+if [ ${#targets[@]} = 0 ] || [ ${#lib_srcs[@]} = 0 ] || [ -z "$max_len" ]; then
+    echo "build.sh: make print-fuzz-ossfuzz gave no targets or sources:" >&2
+    echo "$plan" >&2
+    exit 1
+fi
+
+# ---- flags and libraries ----
+
+# OSS-Fuzz puts FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION in CFLAGS; defined
+# here too so that any $CFLAGS builds what the fuzzers are meant to run.
+cppflags=(-Iinclude -Ispec -D_FILE_OFFSET_BITS=64 -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION)
+libs=() shared_libs=() rpath=()
+
+if [ -f "$CJSON_SRC/cJSON.c" ] && [ -f "$CJSON_SRC/cJSON.h" ]; then
+    # The harnesses include <cjson/cJSON.h>, as Debian installs it.
+    mkdir -p "$obj/include/cjson"
+    cp "$CJSON_SRC/cJSON.h" "$obj/include/cjson/"
+    cppflags=(-I"$obj/include" "${cppflags[@]}")
+    lib_srcs+=("$CJSON_SRC/cJSON.c")
+    echo "build.sh: cJSON from $CJSON_SRC"
+else
+    want=(cjson)
+fi
+for l in "${want[@]}" z bz2 zstd m; do
+    a=$($CC -print-file-name="lib$l.a" 2>/dev/null || true)
+    if [ "$l" != m ] && [ "${a#/}" != "$a" ] && [ -f "$a" ]; then
+        libs+=("$a")
     else
         libs+=("-l$l")
+        [ "$l" != m ] && shared_libs+=("$l")
     fi
 done
+if [ ${#shared_libs[@]} -gt 0 ]; then
+    # shellcheck disable=SC2016 # $ORIGIN is for the dynamic linker
+    rpath=('-Wl,-rpath,$ORIGIN/lib')
+fi
 
-# The library: parsers and generators (what the harnesses call).
+# ---- compiling: a few at a time, failing loudly ----
+
+pids=() failed=0
+spawn() { # command...: run in the background, at most FUZZ_BUILD_JOBS at once
+    "$@" &
+    pids+=($!)
+    if [ ${#pids[@]} -ge "$FUZZ_BUILD_JOBS" ]; then
+        wait "${pids[0]}" || failed=1
+        pids=("${pids[@]:1}")
+    fi
+}
+wait_all() { # every spawned command, and stop when one failed
+    local p
+    for p in "${pids[@]}"; do
+        wait "$p" || failed=1
+    done
+    pids=()
+    [ $failed = 0 ] || { echo "build.sh: a compilation or link failed (above)" >&2; exit 1; }
+}
+objname() { echo "$obj/$(echo "${1%.*}" | tr / _).o"; }
+
+# The library once, for every fuzzer (parsers, generators, the harnesses'
+# shared helpers).
 lib_objs=()
-for src in parsers/*/*.c generators/*/*.c \
-           fuzz/fuzz_xray.c; do
-    o="$obj/$(echo "${src%.c}" | tr / _).o"
+for src in "${lib_srcs[@]}"; do
+    o=$(objname "$src")
     # shellcheck disable=SC2086 # CFLAGS is a list of flags
-    $CC "${cppflags[@]}" -std=c11 $CFLAGS -c "$src" -o "$o"
+    spawn $CC "${cppflags[@]}" -std=c11 $CFLAGS -c "$src" -o "$o"
     lib_objs+=("$o")
 done
-
-seed_corpus() { # fuzzer: the seed corpus and the regressions, as a flat zip
-    rm -f "$OUT/$1_seed_corpus.zip"
-    find corpus/xray corpus/regressions -type f ! -name '*.note' ! -name '*.md' \
-        ! -name '.*' -print0 | xargs -0 zip -q -j "$OUT/$1_seed_corpus.zip"
-}
-
-install_extras() { # fuzzer dict|-
-    seed_corpus "$1"
-    if [ "$2" != - ]; then
-        cp "$2" "$OUT/$1.dict"
+for t in "${targets[@]}"; do
+    if [ "${lang[$t]}" = c ]; then
+        # shellcheck disable=SC2086
+        spawn $CC "${cppflags[@]}" -std=c11 $CFLAGS -c "fuzz/$t.c" -o "$obj/fuzz_$t.o"
     fi
-    printf '[libfuzzer]\nmax_len = 8192\n' >"$OUT/$1.options"
+done
+wait_all
+
+# ---- seed corpora, dictionaries, options ----
+
+seed_corpus() { # fuzzer: its seeds and the regressions, as one flat zip
+    local stage="$obj/seeds-$1" f n
+    rm -rf "$stage" "$OUT/$1_seed_corpus.zip"
+    mkdir -p "$stage"
+    # shellcheck disable=SC2086 # a list of directories
+    while IFS= read -r -d '' f; do
+        n=$(basename "$f")
+        # Two seed directories may hold the same name (a DCFG and a
+        # DCFG-trace of one seed): the second keeps its directory in its name.
+        [ -e "$stage/$n" ] && n=$(dirname "$f" | tr / _)_$n
+        cp "$f" "$stage/$n"
+    done < <(find ${seeds[$1]} "${regressions[@]}" -type f ! -name '*.note' ! -name '*.md' \
+                 ! -name '.*' -print0 | sort -z)
+    (cd "$stage" && zip -q -X "$OUT/$1_seed_corpus.zip" -- *)
 }
 
-for f in xray_parse xray_roundtrip; do
-    # shellcheck disable=SC2086
-    $CC "${cppflags[@]}" -std=c11 $CFLAGS -c "fuzz/$f.c" -o "$obj/$f.o"
-    # shellcheck disable=SC2086
-    $CXX $CXXFLAGS "$obj/$f.o" "${lib_objs[@]}" $LIB_FUZZING_ENGINE "${libs[@]}" -o "$OUT/$f"
-    dict=fuzz/dict/xray.dict
-    [ "$f" = xray_roundtrip ] && dict=- # its input is a stream of choices
-    install_extras "$f" "$dict"
-done
+install_extras() { # fuzzer
+    local t=$1 d=${dict[$1]}
+    seed_corpus "$t"
+    {
+        echo "[libfuzzer]"
+        echo "max_len = $max_len"
+        if [ "$d" != - ]; then
+            cp "$d" "$OUT/$t.dict"
+            echo "dict = $t.dict"
+        fi
+    } >"$OUT/$t.options"
+}
 
-# The differential target, when LLVM 14's XRay library is at hand.
-build_differential() {
-    local cfg=${LLVM_CONFIG:-}
+copy_shared_libs() { # fuzzer: the shared libraries it needs that $OUT/lib lacks
+    local l so real soname
+    [ ${#shared_libs[@]} -gt 0 ] || return 0
+    mkdir -p "$OUT/lib"
+    for l in "${shared_libs[@]}"; do
+        so=$($CC -print-file-name="lib$l.so")
+        [ -e "$so" ] || continue # found elsewhere by the linker: left alone
+        real=$(readlink -f "$so")
+        soname=$(objdump -p "$real" 2>/dev/null | awk '$1 == "SONAME" { print $2 }')
+        [ -n "$soname" ] && [ ! -e "$OUT/lib/$soname" ] && cp "$real" "$OUT/lib/$soname"
+    done
+    return 0
+}
+
+# ---- the C fuzzers ----
+
+link_c() { # fuzzer
+    # Linked by the C++ driver: $LIB_FUZZING_ENGINE may need its runtime.
+    # shellcheck disable=SC2086
+    $CXX $CXXFLAGS "$obj/fuzz_$1.o" "${lib_objs[@]}" $LIB_FUZZING_ENGINE "${libs[@]}" \
+        "${rpath[@]}" -o "$OUT/$1" && install_extras "$1"
+}
+
+built=()
+for t in "${targets[@]}"; do
+    [ "${lang[$t]}" = c ] || continue
+    spawn link_c "$t"
+    built+=("$t")
+done
+wait_all
+copy_shared_libs
+
+# ---- the C++ (differential) fuzzers, when LLVM 14's XRay library is at hand ----
+
+build_cxx() { # fuzzer
+    local t=$1 cfg=${LLVM_CONFIG:-}
     [ -n "$cfg" ] || cfg=$(command -v llvm-config-14 || command -v llvm-config || true)
-    [ -n "$cfg" ] || { echo "build.sh: no llvm-config: xray_differential skipped"; return 1; }
-    local inc libdir
-    inc=$("$cfg" --includedir)
-    libdir=$("$cfg" --libdir)
+    [ -n "$cfg" ] || { echo "build.sh: no llvm-config"; return 1; }
+    local inc libdir llvm_libs
+    inc=$("$cfg" --includedir) && libdir=$("$cfg" --libdir) || return 1
     # Static LLVM libraries when present (nothing to install in the runner),
     # else the shared library with its path recorded.
-    local llvm_libs
     if [ -f "$libdir/libLLVMXRay.a" ]; then
         llvm_libs="$("$cfg" --link-static --libs xray support) -Wl,--as-needed $("$cfg" --link-static --system-libs) -Wl,--no-as-needed"
     else
         llvm_libs="-Wl,-rpath,$libdir $("$cfg" --libs xray support)"
     fi
-    # shellcheck disable=SC2086
+    # shellcheck disable=SC2086 # lists of flags
     $CXX "${cppflags[@]}" -isystem "$inc" -std=c++17 -fno-exceptions $CXXFLAGS \
-        -c fuzz/xray_differential.cc -o "$obj/xray_differential.o" &&
-    # shellcheck disable=SC2086
-    $CXX $CXXFLAGS "$obj/xray_differential.o" "${lib_objs[@]}" $LIB_FUZZING_ENGINE \
-        -L"$libdir" $llvm_libs "${libs[@]}" -o "$OUT/xray_differential" &&
-    install_extras xray_differential fuzz/dict/xray.dict
+        -c "fuzz/$t.cc" -o "$obj/fuzz_$t.o" || return 1
+    # shellcheck disable=SC2086 # lists of flags
+    $CXX $CXXFLAGS "$obj/fuzz_$t.o" "${lib_objs[@]}" $LIB_FUZZING_ENGINE \
+        -L"$libdir" $llvm_libs "${libs[@]}" "${rpath[@]}" -o "$OUT/$t" || return 1
+    install_extras "$t"
 }
 
-if [ "$BUILD_DIFFERENTIAL" != 0 ]; then
-    if ! build_differential; then
-        [ "$BUILD_DIFFERENTIAL" = 1 ] && exit 1
-        echo "build.sh: xray_differential not built (LLVM 14's XRay library does not link here)"
+for t in "${targets[@]}"; do
+    [ "${lang[$t]}" = c++ ] || continue
+    if [ "$BUILD_DIFFERENTIAL" = 0 ]; then
+        echo "build.sh: $t skipped (BUILD_DIFFERENTIAL=0)"
+    elif build_cxx "$t"; then
+        built+=("$t")
+    else
+        rm -f "$OUT/$t"
+        [ "$BUILD_DIFFERENTIAL" = 1 ] && { echo "build.sh: $t failed to build" >&2; exit 1; }
+        echo "build.sh: $t skipped (LLVM 14's XRay library does not link here)"
     fi
-fi
-ls "$OUT"
+done
+
+echo "build.sh: ${#built[@]} of ${#targets[@]} fuzzers in $OUT: ${built[*]}"

@@ -294,3 +294,169 @@ check-fuzz-docs-json: $(FUZZ_OUT)/json_allowlist_doc
 
 check-fuzz: check-fuzz-afl-ovni check-fuzz-docs-json
 CHECK_TARGETS += check-fuzz-afl-ovni check-fuzz-docs-json
+
+# ---- OSS-Fuzz and ClusterFuzzLite (docs/fuzzing.md) ----
+
+# fuzz/build.sh reads what to build from here, so that the harnesses, their
+# seeds and dictionaries are listed once: "lib SRC...", "regressions DIR...",
+# "max_len N", then "target NAME c|c++ DICT|- SEEDDIR..." per harness.
+.PHONY: print-fuzz-ossfuzz
+print-fuzz-ossfuzz:
+	@echo "lib $(FUZZ_LIB_SRCS) $(FUZZ_HELPER_SRCS)"
+	@echo "regressions $(FUZZ_REGRESSIONS)"
+	@echo "max_len $(FUZZ_MAX_LEN)"
+	@$(foreach t,$(FUZZ_C_TARGETS),echo "target $(t) c $(call fuzz_dict,$(t)) $(call fuzz_seeds,$(t))";)
+	@$(foreach t,$(FUZZ_CXX_TARGETS),echo "target $(t) c++ $(call fuzz_dict,$(t)) $(call fuzz_seeds,$(t))";)
+
+# fuzz/build.sh run as OSS-Fuzz runs it (libFuzzer, ASan), what it puts in
+# $OUT checked against the lists above, each fuzzer run over its seed corpus,
+# and .clusterfuzzlite/ and the cflite_*.yml workflows checked offline.
+.PHONY: check-fuzz-ossfuzz
+check-fuzz-ossfuzz:
+	@fuzz/ossfuzz-check.sh $(FUZZ_OUT)/ossfuzz
+check-fuzz: check-fuzz-ossfuzz
+CHECK_TARGETS += check-fuzz-ossfuzz
+
+# ---- campaigns at scale, and triage (docs/fuzzing.md, "Running a campaign", "Triage") ----
+#
+#   make fuzz-campaign TARGET=T JOBS=N HOURS=H|MINUTES=M [SYNC_DIR=D] [ENGINE=afl|libfuzzer] [HOST_ID=b]
+#   make fuzz-status [SYNC_DIR=D]
+#   make fuzz-triage TARGET=T [SYNC_DIR=D] [PROMOTE=1]
+
+# The UBSan-only AFL++ build, for half of a campaign's secondaries: without
+# ASan it runs several times faster; the main and the other secondaries keep
+# ASan for memory errors. -fno-sanitize=address after FUZZ_SAN takes ASan out.
+FZ_aflubsan_CC := $(FZ_afl_CC)
+FZ_aflubsan_CXX := $(FZ_afl_CXX)
+FZ_aflubsan_OBJ := -fno-sanitize=address
+FZ_aflubsan_LINK := -fno-sanitize=address $(AFL_DRIVER)
+$(eval $(call FUZZ_ENGINE_RULES,aflubsan))
+$(foreach t,$(FUZZ_C_TARGETS),$(eval $(call FUZZ_TARGET_RULES,aflubsan,$(t),CC)))
+$(foreach t,$(FUZZ_CXX_TARGETS),$(eval $(call FUZZ_TARGET_RULES,aflubsan,$(t),CXX)))
+
+# A campaign is AFL++ unless ENGINE is given (make fuzz's default is libFuzzer).
+CAMPAIGN_ENGINE := $(if $(filter file,$(origin ENGINE)),afl,$(ENGINE))
+HOURS ?= 1
+MINUTES ?=
+HOST_ID ?=
+PROMOTE ?=
+# AFL++ shares make fuzz ENGINE=afl's output directory (each resumes the
+# other); libFuzzer gets corpus/ and artifacts/ in a directory of its own.
+SYNC_DIR ?= $(if $(filter afl,$(CAMPAIGN_ENGINE)),$(FUZZ_OUT)/afl-out/$(TARGET),$(FUZZ_OUT)/libfuzzer-out/$(TARGET))
+CAMPAIGN_BINS_afl = $(FUZZ_OUT)/afl/$(TARGET) $(FUZZ_OUT)/aflcmplog/$(TARGET) \
+    $(FUZZ_OUT)/aflubsan/$(TARGET) $(FUZZ_AFL_MUTATOR_$(TARGET))
+CAMPAIGN_BINS_libfuzzer = $(FUZZ_OUT)/libfuzzer/$(TARGET)
+# Triage replays and minimises with the libFuzzer build, and minimises an
+# AFL++ queue with afl-cmin on the AFL++ build.
+TRIAGE_BINS_afl = $(FUZZ_OUT)/afl/$(TARGET) $(FUZZ_OUT)/libfuzzer/$(TARGET)
+TRIAGE_BINS_libfuzzer = $(FUZZ_OUT)/libfuzzer/$(TARGET)
+
+.PHONY: fuzz-campaign fuzz-status fuzz-triage fuzz-target-check
+fuzz-target-check:
+	@if [ -z "$(filter $(TARGET),$(FUZZ_TARGETS))" ]; then \
+	    echo "make: TARGET is one of: $(FUZZ_TARGETS)" >&2; exit 2; fi
+	@case "$(CAMPAIGN_ENGINE)" in afl|libfuzzer) ;; \
+	    *) echo "make: ENGINE is afl or libfuzzer" >&2; exit 2;; esac
+
+fuzz-campaign: fuzz-target-check fuzz-seed-corpus $(CAMPAIGN_BINS_$(CAMPAIGN_ENGINE))
+	$(call fuzz_afl_env,$(TARGET)) fuzz/campaign.sh --engine $(CAMPAIGN_ENGINE) \
+	    --bin-dir $(FUZZ_OUT) --sync-dir $(SYNC_DIR) --jobs $(JOBS) \
+	    --duration $(if $(MINUTES),$(MINUTES)m,$(HOURS)h) --dict $(call fuzz_dict,$(TARGET)) \
+	    $(if $(filter afl,$(CAMPAIGN_ENGINE)),--seeds $(FUZZ_CORPUS),\
+	        $(foreach d,$(call fuzz_seeds,$(TARGET)) $(FUZZ_REGRESSIONS),--seeds $(d))) \
+	    $(if $(HOST_ID),--host-id $(HOST_ID)) $(TARGET)
+
+fuzz-status:
+	@fuzz/campaign.sh --status $(SYNC_DIR)
+
+fuzz-triage: fuzz-target-check $(FUZZ_OUT)/regress/$(TARGET) $(TRIAGE_BINS_$(CAMPAIGN_ENGINE))
+	fuzz/triage.sh --bin-dir $(FUZZ_OUT) \
+	    $(if $(filter 1 yes,$(PROMOTE)),--promote $(firstword $(call fuzz_seeds,$(TARGET)))) \
+	    $(TARGET) $(SYNC_DIR)
+
+# make check's test of fuzz/triage.sh: a synthetic campaign (AFL++ instance
+# directories and libFuzzer artifacts) of fuzz/selftest_crash.c, which fails
+# in two distinct places, with duplicates; filed into a scratch directory,
+# never corpus/regressions.
+define FUZZ_SELFTEST_RULES
+$(FUZZ_OUT)/$(1)/selftest_crash: $(FUZZ_OUT)/$(1)/obj/fuzz/selftest_crash.o $$(FZ_$(1)_MAIN)
+	$$(call say,LD-FZ,$$@)
+	$$(Q)$$(FZ_$(1)_CC) $$(call fuzz_san,$(1)) -o $$@ $$^ $$(FZ_$(1)_LINK)
+endef
+$(foreach e,libfuzzer afl regress,$(eval $(call FUZZ_SELFTEST_RULES,$(e))))
+
+.PHONY: check-fuzz-triage
+check-fuzz-triage: $(foreach e,libfuzzer afl regress,$(FUZZ_OUT)/$(e)/selftest_crash)
+	@fuzz/test-triage.sh $(FUZZ_OUT) $(FUZZ_OUT)/triage-selftest
+check-fuzz: check-fuzz-triage
+CHECK_TARGETS += check-fuzz-triage
+
+# ---- fuzzer effectiveness benchmark (docs/fuzzing.md) ----
+
+# `make fuzz-bench` (bench/bench.mk) runs libFuzzer against bugs planted in
+# parsers/ with TC_BUG (parsers/common/fuzzbench.h). Its builds compile only
+# the files that hold a TC_BUG again, with -DTC_FUZZBENCH, and link them with
+# the engine's other objects and the canaries (bench/fuzz_bench_canary.c):
+#
+#   $(BUILD)/fuzz/bench-libfuzzer/<target>  every bug in, each enabled at run time
+#   $(BUILD)/fuzz/bench-regress/<target>    the same for replaying inputs
+#   $(BUILD)/fuzz/cov/<target>              regression driver with llvm-cov instrumentation
+FB_HOOKED_SRCS := $(shell grep -lw TC_BUG $(FUZZ_LIB_SRCS) 2>/dev/null)
+FB_OUT := $(FUZZ_OUT)
+
+# The canaries carry no coverage instrumentation and no sanitizer: they must
+# give the fuzzer no feedback of their own (as Magma's canaries).
+$(FB_OUT)/bench-canary.o: bench/fuzz_bench_canary.c parsers/common/fuzzbench.h
+	@mkdir -p $(@D)
+	$(call say,CC-FB,$<)
+	$(Q)$(FUZZ_CC) -std=c11 $(WARNINGS) -DTC_FUZZBENCH -O1 -g -c $< -o $@
+
+# $(1): the engine whose objects and flags the bench build reuses.
+define FB_ENGINE_RULES
+$(FB_OUT)/bench-$(1)/obj/%.o: %.c
+	@mkdir -p $$(@D)
+	$$(call say,CC-FB,$$<)
+	$$(Q)$$(FZ_$(1)_CC) $$(CPPFLAGS) $$(FUZZ_CFLAGS) -DTC_FUZZBENCH $$(FUZZ_SAN) $$(FZ_$(1)_OBJ) \
+	    -MMD -MP -c $$< -o $$@
+
+FB_$(1)_OBJS := $$(patsubst %.c,$(FB_OUT)/bench-$(1)/obj/%.o,$(FB_HOOKED_SRCS)) \
+    $$(patsubst %.c,$(FUZZ_OUT)/$(1)/obj/%.o,$$(filter-out $(FB_HOOKED_SRCS),\
+        $(FUZZ_LIB_SRCS) $(FUZZ_HELPER_SRCS))) $(FB_OUT)/bench-canary.o
+endef
+
+define FB_TARGET_RULES
+$(FB_OUT)/bench-$(1)/$(2): $(FUZZ_OUT)/$(1)/obj/fuzz/$(2).o $$(FB_$(1)_OBJS) $$(FZ_$(1)_MAIN)
+	$$(call say,LD-FB,$$@)
+	$$(Q)$$(FZ_$(1)_$(3)) $$(FUZZ_SAN) -o $$@ $$^ $$(FZ_$(1)_LINK) \
+	    $(if $(filter CXX,$(3)),$$(FUZZ_LLVM_LIBS)) $$(LIBS)
+endef
+
+$(foreach e,libfuzzer regress,$(eval $(call FB_ENGINE_RULES,$(e))))
+$(foreach e,libfuzzer regress,$(foreach t,$(FUZZ_C_TARGETS),$(eval $(call FB_TARGET_RULES,$(e),$(t),CC))))
+$(foreach e,libfuzzer regress,$(foreach t,$(FUZZ_CXX_TARGETS),$(eval $(call FB_TARGET_RULES,$(e),$(t),CXX))))
+
+# Coverage: the regression driver built with clang's source-based coverage.
+FZ_cov_CC := $(FUZZ_CC)
+FZ_cov_CXX := $(FUZZ_CXX)
+FZ_cov_OBJ := -fprofile-instr-generate -fcoverage-mapping
+FZ_cov_LINK := -fprofile-instr-generate
+FZ_cov_MAIN := $(FUZZ_OUT)/cov/obj/fuzz/regression_driver.o
+$(eval $(call FUZZ_ENGINE_RULES,cov))
+$(foreach t,$(FUZZ_C_TARGETS),$(eval $(call FUZZ_TARGET_RULES,cov,$(t),CC)))
+$(foreach t,$(FUZZ_CXX_TARGETS),$(eval $(call FUZZ_TARGET_RULES,cov,$(t),CXX)))
+
+.PHONY: fuzz-bench-build check-fuzz-bench
+fuzz-bench-build: $(FUZZ_TARGETS:%=$(FB_OUT)/bench-libfuzzer/%) \
+    $(FUZZ_TARGETS:%=$(FB_OUT)/bench-regress/%) $(FUZZ_TARGETS:%=$(FUZZ_OUT)/libfuzzer/%) \
+    $(FUZZ_TARGETS:%=$(FUZZ_OUT)/cov/%)
+
+# The mechanism, in a few seconds: a known input that triggers bug 4 (a space
+# in an ovni event's MCV) fails ovni_stream with the bug enabled, passes with
+# it disabled, and the canary records it reached and triggered both times.
+check-fuzz-bench: $(FB_OUT)/bench-regress/ovni_stream
+	@rm -rf $(FB_OUT)/bench-check && mkdir -p $(FB_OUT)/bench-check
+	@printf 'ovni\001\000\000\000\000O L\001\000\000\000\000\000\000\000' \
+	    > $(FB_OUT)/bench-check/mcv-space.obs
+	@bench/fuzz_bench.sh --check $< 4 $(FB_OUT)/bench-check/mcv-space.obs $(FB_OUT)/bench-check
+
+CHECK_TARGETS += check-fuzz-bench

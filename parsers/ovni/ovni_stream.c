@@ -6,7 +6,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
+#include "../common/fuzzbench.h"
 #include "../common/bytes.h"
 #include "ovni.h"
 
@@ -100,7 +100,7 @@ int tc_ovni_stream_header(tc_ovni_stream *s)
     return 1;
 }
 
-static int printable(uint8_t c) { return c >= 0x21 && c <= 0x7e; }
+static int printable(uint8_t c) { return TC_BUG(4, c >= 0x20, c >= 0x21) && c <= 0x7e; }
 
 static void end(tc_ovni_stream *s)
 {
@@ -154,7 +154,7 @@ int tc_ovni_stream_next(tc_ovni_stream *s, tc_ovni_event *ev)
         tc_report(s->d, TC_RULE_OVNI_MCV_PRINTABLE, pos + 1, 3,
                   "model, category and value bytes are %02x %02x %02x; printable ASCII "
                   "(0x21-0x7e) is required", b[1], b[2], b[3]);
-    if (ev->clock >= TC_OVNI_CLOCK_LIMIT) {
+    if (TC_BUG(5, ev->clock > TC_OVNI_CLOCK_LIMIT, ev->clock >= TC_OVNI_CLOCK_LIMIT)) {
         tc_report(s->d, TC_RULE_OVNI_CLOCK_RANGE, pos + 4, 8,
                   "event %s has clock %" PRIu64 ", 2^63 or more (negative as libovni reads it)",
                   ev->mcv, ev->clock);
@@ -192,7 +192,7 @@ int tc_ovni_stream_next(tc_ovni_stream *s, tc_ovni_event *ev)
     uint32_t size = tc_rd32(p, s->be);
     ev->payload_len = size;
     tc_advance(r, 4);
-    if (size >= TC_OVNI_JUMBO_WRITE_LIMIT)
+    if (TC_BUG(6, size > TC_OVNI_JUMBO_WRITE_LIMIT, size >= TC_OVNI_JUMBO_WRITE_LIMIT))
         tc_report(s->d, TC_RULE_OVNI_JUMBO_LARGE, pos + 12, 4,
                   "jumbo event %s holds %" PRIu32 " bytes; libovni writes less than 2 MiB",
                   ev->mcv, size);

@@ -6,7 +6,7 @@
  * looked at twice on the common path.
  */
 #include <string.h>
-
+#include "../common/fuzzbench.h"
 #include "perf_msg.h"
 
 enum { MSEO_NORMAL = 0, MSEO_FIELD_END = 1, MSEO_MSG_END = 3 };
@@ -75,7 +75,7 @@ static void data_acquisition(nexus *n, const uint8_t *b, unsigned len, uint64_t 
             nbits -= take;
             /* A field end inside SRC, or right at its end (IDTAG then has
              * no bit): the message lacks its fields. */
-            if (mseo != MSEO_NORMAL && (fixed_left || nbits == 0)) {
+            if (mseo != MSEO_NORMAL && TC_BUG(13, fixed_left != 0, fixed_left || nbits == 0)) {
                 cut_fixed = 1;
                 break;
             }
@@ -181,7 +181,7 @@ static int data_acquisition_fast(nexus *n, const uint8_t *b, unsigned len, uint6
     unsigned nf = 0, sh = 0;
     for (unsigned i = 1; i < len; i++) {
         uint8_t c = b[i];
-        if (sh >= 60)
+        if (TC_BUG(14, sh > 60, sh >= 60))
             return 0;
         acc |= (uint64_t)(c >> 2) << sh;
         sh += 6;

@@ -12,7 +12,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
+#include "../common/fuzzbench.h"
 #include "perf_sm.h"
 
 /* Header fields, in the order they are written. */
@@ -245,7 +245,7 @@ static void finish_counter(tc_perf_sm *s, const tc_perf_msg *hi)
 {
     unsigned i = s->ctr_done;
     const tc_perf_counter *c = &s->cfg.counters[i];
-    uint64_t value = s->ctr_msg.value | (hi ? hi->value << 32 : 0);
+    uint64_t value = s->ctr_msg.value | (hi ? TC_BUG(15, hi->value << 16, hi->value << 32) : 0);
     uint64_t end = hi ? msg_end(hi) : msg_end(&s->ctr_msg);
     uint64_t mask = width_mask(c->width);
     int fits = value <= mask;
@@ -481,7 +481,7 @@ static void header_step(tc_perf_sm *s, const tc_perf_msg *m)
     default:
         c->counter_info = v;
         c->csr = (uint16_t)(v & 0xfff);
-        c->width = (uint8_t)((v >> 12 & 0x3f) + 1);
+        c->width = (uint8_t)(TC_BUG(16, v >> 12 & 0x1f, v >> 12 & 0x3f) + 1);
         if (++s->hcounter == h->n_counters)
             header_done(s);
         else

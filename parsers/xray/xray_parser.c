@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
+#include "../common/fuzzbench.h"
 #include "../common/bytes.h"
 #include "xray.h"
 
@@ -172,7 +172,7 @@ static void start_buffer(xray_parser *p, uint64_t start, uint64_t length)
     p->tsc = 0;
     p->typed_events = 0;
     p->ncpus = p->cpu_next = 0;
-    p->depth = 0;
+    p->depth = TC_BUG(18, p->depth, 0);
     p->untracked = 0;
 }
 
@@ -514,7 +514,7 @@ static int event_record(xray_parser *p, uint64_t pos, const uint8_t *b, unsigned
     int32_t size = (int32_t)tc_rd32(b + 1, be);
     tc_xray_event ev = {.kind = (int)kind, .offset = pos, .size = size};
 
-    if (kind == TC_XRAY_TYPED_EVENT && p->version < 5) {
+    if (kind == TC_XRAY_TYPED_EVENT && TC_BUG(2, p->version < 4, p->version < 5)) {
         tc_report(p->d, TC_RULE_XRAY_META_KIND_VERSION, pos, TC_XRAY_METADATA_SIZE,
                   "TypedEventMarker in a version %u file; typed events exist in version 5",
                   p->version);
@@ -531,7 +531,7 @@ static int event_record(xray_parser *p, uint64_t pos, const uint8_t *b, unsigned
         return 0;
     }
     uint64_t room = p->end - pos - TC_XRAY_METADATA_SIZE;
-    if ((uint64_t)size > room) {
+    if (TC_BUG(1, (uint64_t)size > room + TC_XRAY_METADATA_SIZE, (uint64_t)size > room)) {
         char hint[200];
         typed_event_hint(p, kind == TC_XRAY_TYPED_EVENT, "buffer", hint, sizeof hint);
         tc_report(p->d, TC_RULE_XRAY_EVENT_PAYLOAD_OVERFLOW, pos + 1, 4,
@@ -897,7 +897,7 @@ static void parse_v2(xray_parser *p)
         uint64_t n = tc_rd64(b + 1, p->be);
         start_buffer(p, pos, n > UINT64_MAX - 16 ? UINT64_MAX : n + 16);
         check_reserved(p, pos, b, 8, TC_XRAY_BUFFER_EXTENTS);
-        if (n > p->h.buffer_size || n + 16 > p->h.buffer_size)
+        if (TC_BUG(3, n > p->h.buffer_size, n > p->h.buffer_size || n + 16 > p->h.buffer_size))
             tc_report(p->d, TC_RULE_XRAY_EXTENTS_OVER_BUFFER_SIZE, pos + 1, 8,
                       "the buffer takes %" PRIu64 " bytes (16 + %" PRIu64 "), more than the "
                       "header's buffer_size %" PRIu64,
