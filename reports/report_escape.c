@@ -2,25 +2,7 @@
 #include <string.h>
 
 #include "report_writers.h"
-
-/* Length of the valid UTF-8 sequence (RFC 3629) at p, at most n bytes; 0
- * when there is none. */
-static size_t utf8_len(const unsigned char *p, size_t n)
-{
-    unsigned char b = p[0];
-    if (b < 0x80)
-        return 1;
-    size_t len = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
-    if (b < 0xc2 || b > 0xf4 || n < len)
-        return 0;
-    for (size_t i = 1; i < len; i++)
-        if ((p[i] & 0xc0) != 0x80)
-            return 0;
-    if ((b == 0xe0 && p[1] < 0xa0) || (b == 0xed && p[1] >= 0xa0) || (b == 0xf0 && p[1] < 0x90) ||
-        (b == 0xf4 && p[1] >= 0x90))
-        return 0;
-    return len;
-}
+#include "../parsers/common/utf8.h"
 
 static const char replacement[] = "\xef\xbf\xbd"; /* U+FFFD */
 
@@ -32,7 +14,7 @@ void tc_report_json_string(FILE *f, const char *s)
     for (size_t i = 0; i < n;) {
         unsigned char c = p[i];
         if (c >= 0x80) {
-            size_t len = utf8_len(p + i, n - i);
+            size_t len = tc_utf8_len(p + i, n - i);
             if (len) {
                 fwrite(p + i, 1, len, f);
                 i += len;
@@ -67,7 +49,7 @@ void tc_report_xml_text(FILE *f, const char *s)
     for (size_t i = 0; i < n;) {
         unsigned char c = p[i];
         if (c >= 0x80) {
-            size_t len = utf8_len(p + i, n - i);
+            size_t len = tc_utf8_len(p + i, n - i);
             /* U+FFFE and U+FFFF are not XML characters either. */
             if (len == 3 && c == 0xef && p[i + 1] == 0xbf && p[i + 2] >= 0xbe)
                 len = 0;

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "utf8.h"
 
 void tc_diag_init(tc_diag_sink *s, const char *input, unsigned max_repeats, int pedantic,
                   void (*on_diag)(void *, const tc_diag *), void *user)
@@ -15,23 +16,6 @@ void tc_diag_init(tc_diag_sink *s, const char *input, unsigned max_repeats, int 
     s->first_error_offset = UINT64_MAX;
 }
 
-/* Length of the valid UTF-8 sequence (RFC 3629: no overlong forms, no
- * surrogates, nothing above U+10FFFF) at p, of at most n bytes; 0 if none. */
-static size_t utf8_len(const unsigned char *p, size_t n)
-{
-    unsigned char b = p[0];
-    size_t len = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
-    if (b < 0xc2 || b > 0xf4 || n < len)
-        return 0;
-    for (size_t i = 1; i < len; i++)
-        if ((p[i] & 0xc0) != 0x80)
-            return 0;
-    if ((b == 0xe0 && p[1] < 0xa0) || (b == 0xed && p[1] >= 0xa0) || (b == 0xf0 && p[1] < 0x90) ||
-        (b == 0xf4 && p[1] >= 0x90))
-        return 0;
-    return len;
-}
-
 /* A message is one line of UTF-8 text, whatever bytes of the input it
  * quotes (an ovni event's MCV, a JSON string with \n in it): control
  * characters and bytes that are not UTF-8 are written as \xNN. */
@@ -41,7 +25,7 @@ static void printable_text(char *out, size_t size, const char *in)
     const unsigned char *p = (const unsigned char *)in;
     size_t n = strlen(in), o = 0;
     for (size_t i = 0; i < n && o + 5 < size;) {
-        size_t len = p[i] >= 0x80 ? utf8_len(p + i, n - i) : 1;
+        size_t len = p[i] >= 0x80 ? tc_utf8_len(p + i, n - i) : 1;
         if (p[i] >= 0x80 && len && o + len < size) {
             memcpy(out + o, p + i, len);
             o += len;
