@@ -10,7 +10,9 @@
  *  - tokens are well formed: in order, not overlapping, inside the input,
  *    at the byte their kind starts with, properly nested, at the depth the
  *    tokenizer says, with line:column computed from the bytes; numbers are
- *    the input's text, with the integer value, sign and 64-bit fit computed
+ *    the input's text, follow RFC 8259's number grammar (checked here
+ *    again: cJSON accepts leading zeros, so the differential alone would
+ *    not notice), with the integer value, sign and 64-bit fit computed
  *    again here; a complete document leaves only white space;
  *  - findings are well formed: TC rules with the catalogue's severity, one
  *    line of UTF-8, line:column matching the offset, a JSON path; one error
@@ -277,12 +279,18 @@ static int is_fatal(tc_rule_id r)
     return r != TC_RULE_JSON_DUPLICATE_KEY && r != TC_RULE_JSON_BOM;
 }
 
-/* The number's integer value, sign and fit, from its text. */
+static int rfc_number(const uint8_t *p, size_t n);
+
+/* The number's grammar (RFC 8259 §6: no leading zeros, digits after '.'
+ * and 'e'), and its integer value, sign and fit, from its text. */
 static void check_number(const jtok *t, const uint8_t *p)
 {
     FUZZ_ASSERT_MSG(t->end - t->offset == t->len && memcmp(p + t->offset, t->text, t->len) == 0,
                     "the number at %" PRIu64 " is not the input's text", t->offset);
     const char *s = t->text;
+    FUZZ_ASSERT_MSG(rfc_number((const uint8_t *)s, t->len),
+                    "the number %s at %" PRIu64 " was accepted but is not an RFC 8259 number", s,
+                    t->offset);
     int neg = s[0] == '-';
     int integer = !strpbrk(s, ".eE");
     FUZZ_ASSERT_MSG(t->negative == neg && t->integer == integer,
