@@ -108,7 +108,7 @@ void dfz_parse_reader(dfz_run *run, tc_reader *r, tc_format format)
     FUZZ_ASSERT_MSG(ops != NULL, "format %d is not in the registry", (int)format);
     tc_diag_sink sink;
     ofz_sink_init(&sink, &run->d, 0);
-    tc_parse_ctx ctx = {&sink, NULL, NULL, 0};
+    tc_parse_ctx ctx = {.diags = &sink};
     ops->parse(r, &ctx);
     ofz_sink_finish(&sink, &run->d);
 }
@@ -119,7 +119,7 @@ void dfz_parse_paired(dfz_run *run, tc_reader *r, const tc_dcfg_model *m)
     run->status = -1;
     tc_diag_sink sink;
     ofz_sink_init(&sink, &run->d, 0);
-    tc_parse_ctx ctx = {&sink, NULL, NULL, 0};
+    tc_parse_ctx ctx = {.diags = &sink};
     tc_dtrc_parse_paired(r, &ctx, m);
     ofz_sink_finish(&sink, &run->d);
 }

@@ -124,7 +124,7 @@ void fx_parse(fx_run *run, tc_reader *r, const fx_opts *o)
     /* "No cap" is a cap no input of a fuzzer's size can reach. */
     tc_diag_init(&sink, "fuzz", o->max_repeats ? o->max_repeats : UINT32_MAX, o->pedantic,
                  on_diag, &c);
-    tc_parse_ctx ctx = {&sink, o->events ? on_event : NULL, &c, 0};
+    tc_parse_ctx ctx = {.diags = &sink, .on_event = o->events ? on_event : NULL, .user = &c};
     tc_xray_parse(r, &ctx);
     /* What tc_check_input adds after any parser. */
     if (r->failed == TC_READ_DECOMPRESS_ERROR)

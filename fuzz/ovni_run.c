@@ -303,7 +303,8 @@ void ofz_parse_stream(ofz_stream_run *run, tc_reader *r, const ofz_stream_opts *
             /* Only this thread writes it: per-character locking is pure cost. */
             __fsetlocking(c.jl.f, FSETLOCKING_BYCALLER);
         }
-        tc_parse_ctx ctx = {&sink, on_record, &c, !o->models};
+        tc_parse_ctx ctx = {.diags = &sink, .on_event = on_record, .user = &c,
+                            .no_models = !o->models};
         tc_ovni_parse_file(r, &ctx);
         run->header_ok = run->records == 2;
         if (c.jl.f)

@@ -191,7 +191,7 @@ static void test_unknown_keys(void)
     tc_diag_init(&s, "mem", 1000, 1, ot_collect, &r);
     tc_input *in = tc_input_open_memory(text, strlen(text), NULL);
     CU_ASSERT_FATAL(in != NULL);
-    tc_parse_ctx ctx = {&s, NULL, NULL, 0};
+    tc_parse_ctx ctx = {.diags = &s};
     tc_dtrc_parse(tc_input_reader(in), &ctx);
     tc_diag_finish(&s);
     OT_RULES(&r, "DCFG-UNKNOWN-KEY DCFG-UNKNOWN-KEY");
@@ -220,7 +220,7 @@ static char *capped_dump(const char *text, uint64_t cap, ot_result *r)
     tc_jsonl w = {.f = f};
     tc_input *in = tc_input_open_memory(text, strlen(text), NULL);
     CU_ASSERT_FATAL(in != NULL);
-    tc_parse_ctx ctx = {&s, dump_to, &w, 0};
+    tc_parse_ctx ctx = {.diags = &s, .on_event = dump_to, .user = &w};
     tc_dtrc_opts o = {.dump_cap = cap};
     tc_dtrc_parse_opts(tc_input_reader(in), &ctx, &o);
     tc_diag_finish(&s);
@@ -392,7 +392,7 @@ static void paired(uint64_t pid, uint64_t tid, const char *rows, const char *chu
              (unsigned long long)pid, rows, (unsigned long long)tid, chunk);
     ot_sink(&ts, "trace", &r);
     tc_input *tin = tc_input_open_memory(text, strlen(text), NULL);
-    tc_parse_ctx ctx = {&ts, NULL, NULL, 0};
+    tc_parse_ctx ctx = {.diags = &ts};
     tc_dtrc_parse_paired(tc_input_reader(tin), &ctx, m);
     tc_diag_finish(&ts);
     OT_RULES(&r, rules);

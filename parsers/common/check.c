@@ -3,7 +3,6 @@
 #include <sys/stat.h>
 
 #include "../ovni/ovni_trace.h"
-#include "../perf/perf.h"
 #include "check.h"
 #include "formats.h"
 
@@ -61,14 +60,9 @@ int tc_check_input(tc_input *in, const char *name, const tc_check_opts *c, tc_su
     }
     if (ops) {
         dump_state ds = {.w = {.f = c ? c->dump : NULL}, .ops = ops};
-        tc_parse_ctx ctx = {&d, ds.w.f ? dump_event : NULL, &ds, opt->no_models};
-        /* Perf data also needs the input's name (its container) and its
-         * options (channel, marker, SRC bits), which the registry's entry
-         * point does not carry. */
-        if (format == TC_FORMAT_PERF)
-            tc_perf_parse_opts(r, &ctx, name, opt);
-        else
-            ops->parse(r, &ctx);
+        tc_parse_ctx ctx = {.diags = &d, .on_event = ds.w.f ? dump_event : NULL, .user = &ds,
+                            .no_models = opt->no_models, .options = opt};
+        ops->parse(r, &ctx);
     }
     /* A compressed input is read to its end even when the parser stopped
      * early, so that a corrupt stream is reported whatever the buffer sizes. */

@@ -945,3 +945,17 @@ int tc_json_skip(tc_json *j, const tc_json_token *first)
             return 1;
     }
 }
+
+const char *tc_json_kind_name(tc_json_kind k)
+{
+    switch (k) {
+    case TC_JSON_OBJECT_BEGIN: return "an object";
+    case TC_JSON_ARRAY_BEGIN: return "an array";
+    case TC_JSON_STRING: return "a string";
+    case TC_JSON_NUMBER: return "a number";
+    case TC_JSON_TRUE:
+    case TC_JSON_FALSE: return "a boolean";
+    case TC_JSON_NULL: return "null";
+    default: return "something else";
+    }
+}

@@ -75,6 +75,10 @@ unsigned tc_json_depth(const tc_json *j);
 /* The JSON path of the token just returned, e.g. "$.a[2].b". */
 const char *tc_json_path(tc_json *j);
 
+/* A token's kind as the diagnostics name it: "an object", "an array", "a
+ * string", "a number", "a boolean", "null". */
+const char *tc_json_kind_name(tc_json_kind k);
+
 /* Reports a finding about the token just returned (a schema check of the
  * caller), with its offset, line:column and path. */
 void tc_json_report(tc_json *j, const tc_json_token *t, tc_rule_id rule, const char *fmt, ...)

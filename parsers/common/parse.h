@@ -13,6 +13,10 @@ typedef struct tc_parse_ctx {
     void (*on_event)(void *user, const void *event);
     void *user;
     int no_models; /* formats with a model layer (ovni): skip it */
+    /* The caller's options, for what a format reads from them (perf: the
+     * channel, marker, SRC bits and container); NULL: TC_OPTIONS_INIT. The
+     * input's name is diags->input. */
+    const tc_options *options;
 } tc_parse_ctx;
 
 #endif

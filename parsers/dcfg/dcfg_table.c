@@ -58,26 +58,12 @@ void dcfg_here(dcfg_rd *rd, const tc_json_token *t, uint32_t table, uint32_t row
     at->row = row;
 }
 
-static const char *kind_name(tc_json_kind k)
-{
-    switch (k) {
-    case TC_JSON_OBJECT_BEGIN: return "an object";
-    case TC_JSON_ARRAY_BEGIN: return "an array";
-    case TC_JSON_STRING: return "a string";
-    case TC_JSON_NUMBER: return "a number";
-    case TC_JSON_TRUE:
-    case TC_JSON_FALSE: return "a boolean";
-    case TC_JSON_NULL: return "null";
-    default: return "something else";
-    }
-}
-
 int dcfg_expect(dcfg_rd *rd, const tc_json_token *t, tc_json_kind k, const char *what)
 {
     if (t->kind == k)
         return 1;
     tc_json_report(rd->j, t, TC_RULE_DCFG_TYPE, "%s is %s, expected %s", what,
-                   kind_name(t->kind), kind_name(k));
+                   tc_json_kind_name(t->kind), tc_json_kind_name(k));
     return 0;
 }
 
@@ -224,7 +210,7 @@ int dcfg_read_table(dcfg_rd *rd, const tc_json_token *t, const dcfg_table *tb, v
     if (t->kind != TC_JSON_ARRAY_BEGIN) {
         tc_json_report(rd->j, t, TC_RULE_DCFG_TABLE_SHAPE,
                        "%s is %s, not a table (an array of a header and rows)", tb->name,
-                       kind_name(t->kind));
+                       tc_json_kind_name(t->kind));
         return dcfg_skip(rd, t);
     }
     uint32_t ti = dcfg_add_path(rd);
@@ -241,7 +227,7 @@ int dcfg_read_table(dcfg_rd *rd, const tc_json_token *t, const dcfg_table *tb, v
     if (h.kind != TC_JSON_ARRAY_BEGIN) {
         tc_json_report(rd->j, &h, TC_RULE_DCFG_TABLE_HEADER,
                        "%s starts with %s, not a header (an array of column names)", tb->name,
-                       kind_name(h.kind));
+                       tc_json_kind_name(h.kind));
         if (!dcfg_skip(rd, &h))
             return 0;
         /* The rest is read without checks: nothing can be named. */
@@ -273,7 +259,7 @@ int dcfg_read_table(dcfg_rd *rd, const tc_json_token *t, const dcfg_table *tb, v
         if (r.kind != TC_JSON_ARRAY_BEGIN) {
             tc_json_report(rd->j, &r, TC_RULE_DCFG_TABLE_SHAPE,
                            "row %" PRIu32 " of %s is %s, not an array", row, tb->name,
-                           kind_name(r.kind));
+                           tc_json_kind_name(r.kind));
             if (!dcfg_skip(rd, &r))
                 break;
             continue;

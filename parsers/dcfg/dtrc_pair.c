@@ -195,7 +195,8 @@ int tc_dtrc_check_paired(const char *path, const tc_dcfg_model *m, const char *d
     tc_diag_sink d;
     tc_diag_init(&d, path, opt->max_repeats, opt->pedantic, opt->on_diag, opt->user);
     tc_jsonl w = {.f = c ? c->dump : NULL};
-    tc_parse_ctx ctx = {&d, w.f ? dump_event : NULL, &w, opt->no_models};
+    tc_parse_ctx ctx = {.diags = &d, .on_event = w.f ? dump_event : NULL, .user = &w,
+                        .no_models = opt->no_models, .options = opt};
     tc_dtrc_opts o = {.model = m, .dcfg_name = dcfg};
     tc_dtrc_parse_opts(tc_input_reader(in), &ctx, &o);
     if (paired)

@@ -125,23 +125,10 @@ static void report_at(rd *r, const loc *at, const char *path, tc_rule_id rule, c
     tc_report_text(r->d, rule, at->offset, 1, at->line, at->column, path, "%s", msg);
 }
 
-static const char *what(const tc_json_token *t)
-{
-    switch (t->kind) {
-    case TC_JSON_OBJECT_BEGIN: return "an object";
-    case TC_JSON_ARRAY_BEGIN: return "an array";
-    case TC_JSON_STRING: return "a string";
-    case TC_JSON_NUMBER: return "a number";
-    case TC_JSON_TRUE:
-    case TC_JSON_FALSE: return "a boolean";
-    case TC_JSON_NULL: return "null";
-    default: return "something else";
-    }
-}
-
 static void wrong_type(rd *r, const tc_json_token *t, const char *name, const char *want)
 {
-    tc_json_report(r->j, t, TC_RULE_DTRC_TYPE, "%s is %s; %s is required", name, what(t), want);
+    tc_json_report(r->j, t, TC_RULE_DTRC_TYPE, "%s is %s; %s is required", name,
+                   tc_json_kind_name(t->kind), want);
     skip(r, t);
 }
 
@@ -184,7 +171,7 @@ static int table_header(rd *r, const tc_json_token *t, const char *name,
     }
     if (h.kind != TC_JSON_ARRAY_BEGIN) {
         tc_json_report(r->j, &h, TC_RULE_DTRC_TYPE, "the header of %s is %s; an array of "
-                       "column names is required", name, what(&h));
+                       "column names is required", name, tc_json_kind_name(h.kind));
         if (skip(r, &h))
             skip_rest(r);
         return 0;
@@ -305,7 +292,7 @@ static void read_dict(rd *r, const tc_json_token *t)
         if (v.kind != TC_JSON_STRING) {
             tc_json_report(r->j, &v, TC_RULE_DTRC_TYPE, "STRING_DICTIONARY \"%.*s\" is %s; an "
                            "edge-id sequence string is required", (int)(klen > 40 ? 40 : klen),
-                           r->key, what(&v));
+                           r->key, tc_json_kind_name(v.kind));
             if (!skip(r, &v))
                 return;
             continue;
@@ -838,7 +825,8 @@ static void read_document(rd *r)
         return;
     if (t.kind != TC_JSON_OBJECT_BEGIN) {
         tc_json_report(r->j, &t, TC_RULE_DTRC_TOP_OBJECT,
-                       "the document is %s; a DCFG-trace is an object", what(&t));
+                       "the document is %s; a DCFG-trace is an object",
+                       tc_json_kind_name(t.kind));
         skip(r, &t);
         return;
     }

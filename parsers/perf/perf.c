@@ -58,12 +58,10 @@ static void on_event(void *user, const tc_perf_event *ev)
     p->ctx->on_event(p->ctx->user, ev);
 }
 
-void tc_perf_parse_opts(tc_reader *r, const tc_parse_ctx *ctx, const char *name,
-                        const tc_options *o)
+void tc_perf_parse(tc_reader *r, const tc_parse_ctx *ctx)
 {
     static const tc_options defaults = TC_OPTIONS_INIT;
-    if (!o)
-        o = &defaults;
+    const tc_options *o = ctx->options ? ctx->options : &defaults;
     /* The options are checked by the command line; through the library an
      * out-of-range value means nothing can be checked. */
     if (o->perf_srcbits > TC_NEXUS_MAX_SRCBITS || o->perf_channel > TC_PERF_MAX_CHANNEL) {
@@ -75,7 +73,7 @@ void tc_perf_parse_opts(tc_reader *r, const tc_parse_ctx *ctx, const char *name,
     }
     tc_perf_container container = o->perf_container;
     if (container == TC_PERF_CONTAINER_BY_NAME)
-        container = tc_perf_container_of_name(name);
+        container = tc_perf_container_of_name(ctx->diags->input);
     perf_run *p = malloc(sizeof *p);
     if (!p) {
         tc_diag_fail(ctx->diags, "out of memory");
@@ -92,7 +90,3 @@ void tc_perf_parse_opts(tc_reader *r, const tc_parse_ctx *ctx, const char *name,
     free(p);
 }
 
-void tc_perf_parse(tc_reader *r, const tc_parse_ctx *ctx)
-{
-    tc_perf_parse_opts(r, ctx, ctx->diags->input, NULL);
-}

@@ -21,14 +21,10 @@ tc_perf_container tc_perf_container_of_name(const char *name);
  * perf data (always 0). */
 int tc_perf_sniff(const uint8_t *p, size_t n);
 
-/* Validates the perf data read from r: picks the container (o's
- * perf_container, else by name, else Nexus), reports into ctx->diags and
- * passes each tc_perf_event to ctx->on_event. o NULL: TC_OPTIONS_INIT. */
-void tc_perf_parse_opts(tc_reader *r, const tc_parse_ctx *ctx, const char *name,
-                        const tc_options *o);
-
-/* The same with the default options, named as the diagnostic sink's input
- * (the format registry's entry point). */
+/* Validates the perf data read from r (the format registry's entry point):
+ * picks the container (ctx->options' perf_container, else by the input's
+ * name, ctx->diags->input, else Nexus), reports into ctx->diags and passes
+ * each tc_perf_event to ctx->on_event. */
 void tc_perf_parse(tc_reader *r, const tc_parse_ctx *ctx);
 
 #endif
