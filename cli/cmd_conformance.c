@@ -12,6 +12,7 @@
 #include "../conformance/runner/conformance.h"
 #include "../conformance/runner/dqr.h"
 #include "../conformance/runner/impl.h"
+#include "../conformance/runner/tool_version.h"
 #include "../reports/conformance_report.h"
 #include "cli.h"
 
@@ -23,8 +24,10 @@ static void help(void)
          "\n"
          "Runs implementations over the conformance cases (conformance/cases/<group>/\n"
          "{y,n,i}_*: y_ must be accepted, n_ rejected, i_ is implementation-defined) and\n"
-         "reports pass, fail, crash, timeout, skip, xfail (an expected failure) and xpass\n"
-         "(a listed failure that now passes). See docs/conformance.md.\n"
+         "reports pass, fail, crash, timeout, skip (--skip), out-of-scope (a case the\n"
+         "implementation does not read), not-installed (the tool was not found), xfail\n"
+         "(an expected failure) and xpass (a listed failure that now passes). See\n"
+         "docs/conformance.md.\n"
          "\n"
          "Implementations (default: --impl tracecheck; with --report html, tracecheck and\n"
          "every known tool). --impl is repeatable and --cmd may be added once: each is\n"
@@ -35,10 +38,17 @@ static void help(void)
          "                        llvm-xray: 'llvm-xray fdr-dump --verify {file}' (XRay\n"
          "                        cases); ovniemu: 'ovniemu -l DIR', ovnidump: 'ovnidump\n"
          "                        DIR' (ovni cases, on a scratch copy; any exit status\n"
-         "                        but 0 rejects). Found on PATH; when absent, every case\n"
-         "                        is skipped with the reason (docs/ovni-tools.md);\n"
+         "                        but 0 rejects). Found on --tool-path, then PATH; when\n"
+         "                        absent, its cases are reported 'not-installed' with the\n"
+         "                        reason (docs/ovni-tools.md);\n"
          "                        dqr: SiFive's decoder on each perf .rtd case from a\n"
          "                        properties file in a scratch directory (docs/dqr.md)\n"
+         "      --impl NAME=PROGRAM  a known tool at another place or of another version,\n"
+         "                        e.g. --impl ovniemu=/opt/ovni-1.13/bin/ovniemu (with\n"
+         "                        --name ovniemu-1.13 its list is xfail/ovniemu-1.13.txt)\n"
+         "      --tool-path DIRS  colon-separated directories searched for the known tools\n"
+         "                        before PATH (e.g. /opt/ovni/bin:/opt/trace-decoder)\n"
+         "                        Reports give each tool's version, as it tells it\n"
          "      --cmd 'CMD {file}' any command: {file} becomes the case's path, a file or a\n"
          "                        directory (without {file} the input is on stdin).\n"
          "                        Exit 0 = accept, exactly 1 = reject; anything else, a\n"
@@ -133,10 +143,9 @@ static char *find_cases(void)
     return tc_conf_strdup("conformance/cases");
 }
 
-/* A program on PATH, or NULL. */
-static char *which(const char *prog)
+/* A program in one of the colon-separated directories of path, or NULL. */
+static char *which_in(const char *prog, const char *path)
 {
-    const char *path = getenv("PATH");
     if (!path)
         return NULL;
     for (const char *p = path; *p;) {
@@ -150,6 +159,16 @@ static char *which(const char *prog)
             p++;
     }
     return NULL;
+}
+
+/* A program: a path (with a '/'), or a name looked up in tool_path (--tool-path)
+ * and then on PATH. NULL when there is no such executable file. */
+static char *which(const char *prog, const char *tool_path)
+{
+    if (strchr(prog, '/'))
+        return access(prog, X_OK) == 0 && is_file(prog) ? tc_conf_strdup(prog) : NULL;
+    char *found = which_in(prog, tool_path);
+    return found ? found : which_in(prog, getenv("PATH"));
 }
 
 /* "./bin/my-reader --strict {file}" -> "my-reader". */
@@ -197,7 +216,10 @@ typedef struct known_tool {
     const char *only_reason;
     int copy_input, nonzero_rejects;
     const char *const *abort_rejects;
-    const char *install;     /* said when it is not on PATH */
+    const char *install;     /* said when it is not found */
+    /* How it tells its version ({program}: its path, {dir}: its directory);
+     * the reports name the version that was run. */
+    const char *version_cmd;
 } known_tool;
 
 /* libovni's die() prints why, then abort()s: after a failed load that is how
@@ -206,18 +228,21 @@ static const char *const ovniemu_refusals[] = {"emu_init failed", "emu_connect f
 
 static const known_tool known_tools[] = {
     {"llvm-xray", "llvm-xray", "fdr-dump --verify {file}", TC_FORMAT_XRAY,
-     "not an XRay case: llvm-xray reads XRay FDR only", 0, 0, NULL, "Debian: apt-get install llvm"},
+     "not an XRay case: llvm-xray reads XRay FDR only", 0, 0, NULL, "Debian: apt-get install llvm",
+     "{program} --version"},
     /* Both write into the trace or open its streams read-write: a copy. */
     {"ovniemu", "ovniemu", "-l {file}", TC_FORMAT_OVNI,
      "not an ovni case: ovniemu reads ovni traces only", 1, 1, ovniemu_refusals,
-     "libovni is not packaged in Debian; see docs/ovni-tools.md"},
+     "libovni is not packaged in Debian; see docs/ovni-tools.md", "{program} -h"},
     {"ovnidump", "ovnidump", "{file} >/dev/null", TC_FORMAT_OVNI,
      "not an ovni case: ovnidump reads ovni traces only", 1, 1, NULL,
-     "libovni is not packaged in Debian; see docs/ovni-tools.md"},
+     "libovni is not packaged in Debian; see docs/ovni-tools.md",
+     /* It prints no version; libovni's ovniver, installed beside it, does. */
+     "{dir}/ovniver"},
     /* From a properties file in a scratch directory (conformance/runner/dqr.h). */
     {"dqr", "dqr", "-pf " TC_DQR_PROPS, TC_FORMAT_PERF,
      "not a perf case: dqr reads SiFive perf data only", 1, 1, NULL,
-     "SiFive's trace-decoder is not packaged in Debian; see docs/dqr.md"},
+     "SiFive's trace-decoder is not packaged in Debian; see docs/dqr.md", "{program} -v"},
 };
 
 static const known_tool *find_tool(const char *name)
@@ -245,6 +270,7 @@ typedef struct column {
     tc_conf_impl im;
     char *name, *command, *unavailable, *only_reason;
     char *program; /* --impl dqr: dqr's path */
+    char *version; /* a tool's version, as it reports it */
     tc_conf_xfail xfail;
     int have_xfail;
     tc_conf_options opt;
@@ -283,24 +309,66 @@ static void column_command(column *col, const cmd_spec *cs)
     col->name = cs->name ? tc_conf_strdup(cs->name) : name_from_command(cs->cmd);
 }
 
-/* An --impl column; -1 when the name is unknown. name: --name, or NULL. */
-static int column_impl(column *col, const char *impl, const char *name)
+/* The tool's version command with {program} and {dir} filled in. */
+static char *version_command(const char *fmt, const char *path)
+{
+    int unused;
+    char *quoted = tc_impl_command_line("{file}", path, &unused);
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? tc_conf_printf("%.*s", (int)(slash - path), path) : tc_conf_strdup(".");
+    char *qdir = tc_impl_command_line("{file}", dir, &unused);
+    char *out = tc_conf_strdup(""), *next;
+    for (const char *p = fmt; *p;) {
+        if (!strncmp(p, "{program}", 9)) {
+            next = tc_conf_printf("%s%s", out, quoted);
+            p += 9;
+        } else if (!strncmp(p, "{dir}", 5)) {
+            next = tc_conf_printf("%s%s", out, qdir);
+            p += 5;
+        } else {
+            next = tc_conf_printf("%s%c", out, *p++);
+        }
+        free(out);
+        out = next;
+    }
+    free(quoted);
+    free(dir);
+    free(qdir);
+    return tc_conf_printf("%s 2>&1 </dev/null", out);
+}
+
+/* An --impl column: "NAME", or "NAME=PROGRAM" for a tool found elsewhere than
+ * on --tool-path and PATH (another version, an uninstalled build). -1 when the
+ * name is unknown. name: --name, or NULL. */
+static int column_impl(column *col, const char *spec, const char *name, const char *tool_path)
 {
     tc_conf_impl *im = &col->im;
+    const char *eq = strchr(spec, '=');
+    char *impl = eq ? tc_conf_printf("%.*s", (int)(eq - spec), spec) : tc_conf_strdup(spec);
     const known_tool *tool = find_tool(impl);
-    if (!strcmp(impl, "tracecheck")) {
+    if (!strcmp(impl, "tracecheck") && !eq) {
+        free(impl);
         im->kind = TC_IMPL_TRACECHECK;
         col->name = tc_conf_strdup("tracecheck");
         return 0;
     }
-    if (!tool)
+    free(impl);
+    if (!tool || (eq && !eq[1]))
         return -1;
     im->kind = TC_IMPL_COMMAND;
-    char *path = which(tool->program);
-    col->command = tool_command(path ? path : tool->program, tool->args);
-    if (!path)
-        col->unavailable = tc_conf_printf("%s not on PATH (%s)", tool->program, tool->install);
-    free(path);
+    const char *wanted = eq ? eq + 1 : tool->program;
+    char *path = which(wanted, tool_path);
+    col->command = tool_command(path ? path : wanted, tool->args);
+    if (!path && eq)
+        col->unavailable = tc_conf_printf("%s: no such executable (--impl %s)", wanted, spec);
+    else if (!path)
+        col->unavailable = tc_conf_printf("%s not found on %sPATH (%s)", tool->program,
+                                          tool_path ? "--tool-path or " : "", tool->install);
+    if (path) {
+        char *vcmd = version_command(tool->version_cmd, path);
+        im->version = col->version = tc_conf_tool_version(vcmd);
+        free(vcmd);
+    }
     im->command = col->command;
     im->unavailable = col->unavailable;
     im->only_format = tool->format;
@@ -311,15 +379,14 @@ static int column_impl(column *col, const char *impl, const char *name)
     if (!strcmp(tool->name, "dqr")) {
         /* The command line is only shown in reports: the adapter runs it. */
         im->kind = TC_IMPL_DQR;
-        im->program = col->program = which(tool->program);
-        if (!im->program)
-            im->program = col->program = tc_conf_strdup(tool->program);
+        im->program = col->program = path ? tc_conf_strdup(path) : tc_conf_strdup(wanted);
         free(col->command);
         im->command = col->command = tc_conf_printf("cd SCRATCH && exec %s -pf %s",
                                                     im->program, TC_DQR_PROPS);
         im->only_suffix = ".rtd";
         im->only_suffix_reason = "a text message list: dqr reads Nexus .rtd traces only";
     }
+    free(path);
     col->name = tc_conf_strdup(name ? name : tool->name);
     return 0;
 }
@@ -349,6 +416,13 @@ static int column_xfail(column *col, const char *cases, const char *xfail)
     }
     col->have_xfail = 1;
     free(path);
+    /* Another version of the tool may depart elsewhere: the run goes on (the
+     * list is what there is), but it says so, up front. */
+    if (col->xfail.version && col->version && strcmp(col->xfail.version, col->version) != 0)
+        fprintf(stderr, "tracecheck conformance: %s: note: the list was measured on %s %s; "
+                        "this one is %s, whose departures may differ (measure them and keep "
+                        "them in a list of their own: docs/conformance.md)\n",
+                col->xfail.path, col->name, col->xfail.version, col->version);
     /* tracecheck crashing is a bug to fix, never a line in a list. */
     for (size_t i = 0; col->im.kind == TC_IMPL_TRACECHECK && i < col->xfail.n; i++)
         if (col->xfail.e[i].kind != TC_XFAIL_FAIL) {
@@ -375,6 +449,7 @@ static void cleanup(cli_state *st)
         free(col->unavailable);
         free(col->only_reason);
         free(col->program);
+        free(col->version);
     }
 }
 
@@ -427,7 +502,7 @@ int cmd_conformance(int argc, char **argv)
 {
     enum { O_IMPL = 256, O_CMD, O_NAME, O_DUMP, O_CASES, O_RUN, O_SKIP, O_TIMEOUT, O_XFAIL,
            O_NO_XFAIL, O_REPORT, O_REPORT_DIR, O_LIST, O_COVERAGE, O_WRITE_DUMPS, O_FORMAT,
-           O_COPY };
+           O_COPY, O_TOOL_PATH };
     static const struct option longopts[] = {
         {"impl", required_argument, NULL, O_IMPL},
         {"cmd", required_argument, NULL, O_CMD},
@@ -435,6 +510,7 @@ int cmd_conformance(int argc, char **argv)
         {"dump", no_argument, NULL, O_DUMP},
         {"format", required_argument, NULL, O_FORMAT},
         {"copy", no_argument, NULL, O_COPY},
+        {"tool-path", required_argument, NULL, O_TOOL_PATH},
         {"cases", required_argument, NULL, O_CASES},
         {"run", required_argument, NULL, O_RUN},
         {"skip", required_argument, NULL, O_SKIP},
@@ -456,7 +532,7 @@ int cmd_conformance(int argc, char **argv)
     const char *impls[MAX_IMPLS];
     size_t nimpl = 0, cmd_at = 0;
     cmd_spec cs = {0};
-    const char *cases = NULL, *xfail = NULL, *format = NULL;
+    const char *cases = NULL, *xfail = NULL, *format = NULL, *tool_path = NULL;
     const char *report_dir = NULL;
     const char *run_globs[MAX_GLOBS], *skip_globs[MAX_GLOBS];
     size_t nrun = 0, nskip = 0;
@@ -487,6 +563,7 @@ int cmd_conformance(int argc, char **argv)
         case O_DUMP: cs.dump = 1; break;
         case O_FORMAT: format = optarg; break;
         case O_COPY: cs.copy = 1; break;
+        case O_TOOL_PATH: tool_path = *optarg ? optarg : NULL; break;
         case O_CASES: cases = optarg; break;
         case O_RUN:
         case O_SKIP:
@@ -575,10 +652,11 @@ int cmd_conformance(int argc, char **argv)
         column *col = &st.col[st.ncol++];
         if (cs.cmd && j == cmd_at) {
             column_command(col, &cs);
-        } else if (column_impl(col, impls[i++], cs.cmd ? NULL : cs.name) != 0) {
+        } else if (column_impl(col, impls[i++], cs.cmd ? NULL : cs.name, tool_path) != 0) {
             cleanup(&st);
             return cli_usage_error("conformance", "unknown implementation '%s' (tracecheck, "
-                                                  "llvm-xray, ovniemu, ovnidump, dqr; or --cmd)",
+                                                  "llvm-xray, ovniemu, ovnidump, dqr, each "
+                                                  "optionally NAME=PROGRAM; or --cmd)",
                                    impls[i - 1]);
         }
         col->im.name = col->name;

@@ -25,6 +25,10 @@
 CONF_REPORTS := $(BUILD)/reports
 CONF_JOBS ?= 2
 CONF_FLAGS ?=
+# Directories searched for the third-party tools before PATH (--tool-path):
+#   make conformance TOOL_PATH=/opt/ovni/bin:/opt/trace-decoder
+TOOL_PATH ?=
+TOOL_FLAGS := $(if $(TOOL_PATH),--tool-path '$(TOOL_PATH)')
 
 # The default case directory is the source tree's: the program is often built
 # outside it (BUILD=/tmp/...).
@@ -44,26 +48,26 @@ conformance-tracecheck: $(TRACECHECK)
 	    --report-dir $(CONF_REPORTS) $(CONF_FLAGS)
 
 conformance-llvm-xray: $(TRACECHECK)
-	$(TRACECHECK) conformance --impl llvm-xray --cases conformance/cases -j $(CONF_JOBS) \
+	$(TRACECHECK) conformance $(TOOL_FLAGS) --impl llvm-xray --cases conformance/cases -j $(CONF_JOBS) \
 	    --xfail conformance/xfail/llvm-xray.txt --report-dir $(CONF_REPORTS) $(CONF_FLAGS)
 
 # libovni's tools (docs/ovni-tools.md): PATH=/opt/ovni/bin:$$PATH make conformance
 conformance-ovniemu conformance-ovnidump: conformance-%: $(TRACECHECK)
-	$(TRACECHECK) conformance --impl $* --cases conformance/cases -j $(CONF_JOBS) \
+	$(TRACECHECK) conformance $(TOOL_FLAGS) --impl $* --cases conformance/cases -j $(CONF_JOBS) \
 	    --xfail conformance/xfail/$*.txt --report-dir $(CONF_REPORTS) $(CONF_FLAGS)
 
 # SiFive's decoder (docs/dqr.md): PATH=/opt/trace-decoder/bin:$$PATH make conformance
 .PHONY: conformance-dqr check-conformance-dqr
 conformance-all: conformance-dqr
 conformance-dqr: $(TRACECHECK)
-	$(TRACECHECK) conformance --impl dqr --cases conformance/cases -j $(CONF_JOBS) \
+	$(TRACECHECK) conformance $(TOOL_FLAGS) --impl dqr --cases conformance/cases -j $(CONF_JOBS) \
 	    --xfail conformance/xfail/dqr.txt --report-dir $(CONF_REPORTS) $(CONF_FLAGS)
 
 # Test doubles stand in for dqr (not in Debian), run by the ASan/UBSan build;
 # then dqr itself, when on PATH, must depart exactly where its list says.
 check-conformance-dqr: $(TRACECHECK) $(TRACECHECK_SAN)
 	@conformance/tools/test-dqr-adapter $(TRACECHECK_SAN) conformance/cases
-	@$(TRACECHECK) conformance --impl dqr --cases conformance/cases -j $(CONF_JOBS) -q \
+	@$(TRACECHECK) conformance $(TOOL_FLAGS) --impl dqr --cases conformance/cases -j $(CONF_JOBS) -q \
 	    --xfail conformance/xfail/dqr.txt --report-dir $(CONF_REPORTS) || \
 	    { echo "dqr departs from conformance/xfail/dqr.txt: see" \
 	           "$(CONF_REPORTS)/conformance-dqr.txt (docs/dqr.md)" >&2; exit 1; }
@@ -85,7 +89,7 @@ check-conformance-coverage: $(TRACECHECK)
 	@$(TRACECHECK) conformance --cases conformance/cases --coverage
 
 check-conformance-llvm-xray: $(TRACECHECK)
-	@$(TRACECHECK) conformance --impl llvm-xray --cases conformance/cases -j $(CONF_JOBS) -q \
+	@$(TRACECHECK) conformance $(TOOL_FLAGS) --impl llvm-xray --cases conformance/cases -j $(CONF_JOBS) -q \
 	    --xfail conformance/xfail/llvm-xray.txt --report-dir $(CONF_REPORTS) || \
 	    { echo "llvm-xray departs from conformance/xfail/llvm-xray.txt: see" \
 	           "$(CONF_REPORTS)/conformance-llvm-xray.txt" >&2; exit 1; }
@@ -96,7 +100,7 @@ check-conformance-llvm-xray: $(TRACECHECK)
 check-conformance-ovni-tools: $(TRACECHECK) $(TRACECHECK_SAN)
 	@conformance/tools/test-ovni-adapter $(TRACECHECK_SAN) conformance/cases
 	@for t in ovniemu ovnidump; do \
-	    $(TRACECHECK) conformance --impl $$t --cases conformance/cases -j $(CONF_JOBS) -q \
+	    $(TRACECHECK) conformance $(TOOL_FLAGS) --impl $$t --cases conformance/cases -j $(CONF_JOBS) -q \
 	        --xfail conformance/xfail/$$t.txt --report-dir $(CONF_REPORTS) || \
 	    { echo "$$t departs from conformance/xfail/$$t.txt: see" \
 	           "$(CONF_REPORTS)/conformance-$$t.txt (docs/ovni-tools.md)" >&2; exit 1; }; done
@@ -115,7 +119,7 @@ CHECK_TARGETS += check-conformance-coverage check-conformance-cases check-confor
 .PHONY: conformance-matrix
 conformance-all: conformance-matrix
 conformance-matrix: $(TRACECHECK)
-	$(TRACECHECK) conformance --cases conformance/cases -j $(CONF_JOBS) -q --report html \
+	$(TRACECHECK) conformance $(TOOL_FLAGS) --cases conformance/cases -j $(CONF_JOBS) -q --report html \
 	    --report-dir $(CONF_REPORTS) $(CONF_FLAGS)
 
 .PHONY: check-conformance-reports check-conformance-html
@@ -126,3 +130,20 @@ check-conformance-html: $(TRACECHECK)
 	@conformance/tools/test-html-matrix $(TRACECHECK) conformance/cases $(CONF_REPORTS)/html
 
 CHECK_TARGETS += check-conformance-reports check-conformance-html
+
+# The README's first command on a fresh machine: `make conformance` installs
+# the Debian packages before it compiles anything (as `make check` does). Shown
+# with a dry run in which one package is missing: the install comes first.
+.PHONY: check-conformance-first-command
+check-conformance-first-command:
+	@out=$$($(MAKE) -n --no-print-directory conformance BUILD=$(BUILD)/first-command \
+	    DEB_PACKAGES=tracecheck-no-such-package 2>&1); \
+	install=$$(printf '%s\n' "$$out" | grep -n -m1 -e 'apt-get install' -e "run 'make deps'" | cut -d: -f1); \
+	compile=$$(printf '%s\n' "$$out" | grep -n -m1 -e ' -c .*\.c -o ' | cut -d: -f1); \
+	if [ -z "$$install" ] || [ -z "$$compile" ] || [ "$$install" -gt "$$compile" ]; then \
+	    echo "make conformance compiles (line $${compile:-none}) before it installs the" \
+	         "missing packages (line $${install:-none}):" >&2; \
+	    printf '%s\n' "$$out" | head -20 >&2; exit 1; fi; \
+	echo "make conformance: missing packages are installed first (dry run)"
+
+CHECK_TARGETS += check-conformance-first-command

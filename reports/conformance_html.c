@@ -104,14 +104,14 @@ static const tc_conf_result *find_result(const tc_conf_run *run, size_t hint,
 }
 
 /* Whether the implementations that ran the case gave the same result and
- * the same verdict (two passes of an i_ case may differ in verdict). Skips
- * take no part: an absent tool agrees with everyone. */
+ * the same verdict (two passes of an i_ case may differ in verdict). Cases
+ * not run take no part: an absent tool agrees with everyone. */
 static int agree(const row *r, size_t nruns)
 {
     const tc_conf_result *first = NULL;
     for (size_t j = 0; j < nruns; j++) {
         const tc_conf_result *x = r->cell[j];
-        if (!x || x->kind == TC_CONF_SKIP)
+        if (!x || tc_conf_result_not_run(x->kind))
             continue;
         if (!first)
             first = x;
@@ -143,7 +143,7 @@ static void detail(FILE *f, const tc_conf_run *run, const tc_conf_result *r)
         fputs("\nexpected failure: ", f);
         tc_conf_html_text(f, r->xfail_reason);
     }
-    if (r->kind != TC_CONF_SKIP) {
+    if (!tc_conf_result_not_run(r->kind)) {
         fprintf(f, "\nexpected %s, got %s", tc_conf_verdict_name(c->verdict),
                 tc_conf_verdict_name(r->verdict));
         if (r->exit_status >= 0)
@@ -159,7 +159,7 @@ static void detail(FILE *f, const tc_conf_run *run, const tc_conf_result *r)
         if (r->notes.n)
             rules_line(f, "notes", &r->notes);
     }
-    if (r->kind != TC_CONF_PASS && r->kind != TC_CONF_SKIP && r->stderr_tail &&
+    if (r->kind != TC_CONF_PASS && !tc_conf_result_not_run(r->kind) && r->stderr_tail &&
         *r->stderr_tail) {
         fputs("\nstderr:\n", f);
         html_text_cut(f, r->stderr_tail, STDERR_SHOWN);
@@ -204,6 +204,10 @@ static const char style[] =
     "td.r:hover .why,td.r.open .why{display:block}"
     ".pass{background:#b7e4b0}.fail{background:#f4a6a6}.crash{background:#c58ad8}"
     ".timeout{background:#f6c27a}.skip{background:#e4e4e4;color:#666}"
+    ".out-of-scope{background:#f4f4f4;color:#aaa}"
+    ".not-installed{background:#fff;color:#b00;font-style:italic}"
+    "th.impl .ver{display:block;font-weight:normal;font-size:.85em;color:#555}"
+    "th.impl .ver.missing{color:#b00;font-style:italic}"
     ".xfail{background:#f3eaa0}.xpass{background:#7fb3f0}.none{background:#fff}"
     "#legend span{display:inline-block;padding:1px 8px;margin-right:4px;border:1px solid #ccc}"
     "#controls{margin:.6em 0}#controls input[type=search]{width:24em}"
@@ -281,6 +285,16 @@ static void column_head(FILE *f, const tc_conf_run *run)
     }
     fputs("\">", f);
     tc_conf_html_text(f, impl->name);
+    /* Under the name: the version that was run, or that there was none. */
+    if (impl->unavailable) {
+        fputs("<span class=\"ver missing\">not installed</span>", f);
+    } else if (impl->version) {
+        fputs("<span class=\"ver\">", f);
+        tc_conf_html_text(f, impl->version);
+        fputs("</span>", f);
+    } else if (impl->kind == TC_IMPL_TRACECHECK) {
+        fputs("<span class=\"ver\">" TC_VERSION_STRING "</span>", f);
+    }
     fputs("</th>", f);
 }
 
@@ -367,8 +381,9 @@ void tc_conf_report_html(FILE *f, const tc_conf_run *runs, size_t n)
     for (int k = 0; k < TC_CONF__RESULTS; k++)
         fprintf(f, "<span class=\"%s\">%s</span>", tc_conf_result_name((tc_conf_result_kind)k),
                 tc_conf_result_name((tc_conf_result_kind)k));
-    fputs(" (xfail: a listed expected failure; xpass: listed, but passed; hover or click a "
-          "cell for why)</p>\n", f);
+    fputs(" (xfail: a listed expected failure; xpass: listed, but passed; out-of-scope: a "
+          "case the implementation does not read; not-installed: the tool was not found, so "
+          "its cases were not run; hover or click a cell for why)</p>\n", f);
     totals_table(f, runs, n);
     fputs("<p id=\"controls\"><input type=\"search\" id=\"filter\" placeholder=\"filter: case, "
           "rule id or group\"> <label><input type=\"checkbox\" id=\"prune\"> pruned: hide "

@@ -93,8 +93,13 @@ void tc_conf_report_json(FILE *f, const tc_conf_run *run)
     key_str(f, "kind", impl->kind == TC_IMPL_TRACECHECK ? "tracecheck" : "command");
     fputc(',', f);
     key_str(f, "command", impl->kind == TC_IMPL_COMMAND ? impl->command : NULL);
+    fputc(',', f);
+    key_str(f, "version", impl->kind == TC_IMPL_TRACECHECK ? TC_VERSION_STRING : impl->version);
+    fprintf(f, ",\"installed\":%s", impl->unavailable ? "false" : "true");
     fprintf(f, ",\"dump\":%s},", impl->kind == TC_IMPL_TRACECHECK || impl->dump ? "true" : "false");
     key_str(f, "xfail_list", run->opt->xfail ? run->opt->xfail->path : NULL);
+    fputc(',', f);
+    key_str(f, "xfail_measured_on", run->opt->xfail ? run->opt->xfail->version : NULL);
     fprintf(f, ",\"timeout\":%.1f,\"summary\":{\"cases\":%zu", run->opt->timeout, t->cases);
     for (int k = 0; k < TC_CONF__RESULTS; k++)
         fprintf(f, ",\"%s\":%zu", tc_conf_result_name((tc_conf_result_kind)k), t->count[k]);

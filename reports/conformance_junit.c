@@ -45,7 +45,9 @@ static void testcase(FILE *f, const tc_conf_run *run, const tc_conf_result *r)
     case TC_CONF_XPASS: element = "failure"; break;
     case TC_CONF_CRASH:
     case TC_CONF_TIMEOUT: element = "error"; break;
-    case TC_CONF_SKIP: element = "skipped"; break;
+    case TC_CONF_SKIP:
+    case TC_CONF_OUT_OF_SCOPE:
+    case TC_CONF_NOT_INSTALLED: element = "skipped"; break;
     case TC_CONF_XFAIL:
         element = "skipped";
         message = r->xfail_reason;
@@ -61,7 +63,7 @@ static void testcase(FILE *f, const tc_conf_run *run, const tc_conf_result *r)
         fputs("expected failure: ", f);
     xml_text(f, message);
     fputs("\"", f);
-    if (r->kind == TC_CONF_SKIP || r->kind == TC_CONF_XFAIL) {
+    if (tc_conf_result_not_run(r->kind) || r->kind == TC_CONF_XFAIL) {
         fputs("/>\n", f);
     } else {
         fputs(">", f);
@@ -106,7 +108,8 @@ void tc_conf_report_junit(FILE *f, const tc_conf_run *run)
     fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" time=\"%.3f\">\n",
             t->cases, t->count[TC_CONF_FAIL] + t->count[TC_CONF_XPASS],
             t->count[TC_CONF_CRASH] + t->count[TC_CONF_TIMEOUT],
-            t->count[TC_CONF_SKIP] + t->count[TC_CONF_XFAIL], t->seconds);
+            t->count[TC_CONF_SKIP] + t->count[TC_CONF_OUT_OF_SCOPE] +
+                t->count[TC_CONF_NOT_INSTALLED] + t->count[TC_CONF_XFAIL], t->seconds);
     /* Results are in case order, so each group is one run of results. */
     for (size_t i = 0; i < run->count;) {
         const char *group = run->results[i].c->group;
@@ -116,7 +119,7 @@ void tc_conf_report_junit(FILE *f, const tc_conf_run *run)
             tc_conf_result_kind k = run->results[end].kind;
             fail += k == TC_CONF_FAIL || k == TC_CONF_XPASS;
             err += k == TC_CONF_CRASH || k == TC_CONF_TIMEOUT;
-            skip += k == TC_CONF_SKIP || k == TC_CONF_XFAIL;
+            skip += tc_conf_result_not_run(k) || k == TC_CONF_XFAIL;
             secs += run->results[end].seconds;
         }
         suite_head(f, run, group, end - i, fail, err, skip, secs);

@@ -1,6 +1,7 @@
 /*
  * TAP 14 (testanything.org/tap-version-14-specification): one test point per
- * case. Skips are "ok ... # SKIP", expected failures "not ok ... # TODO" (so a
+ * case. Cases not run (skipped, out of scope, tool not installed) are
+ * "ok ... # SKIP", expected failures "not ok ... # TODO" (so a
  * harness does not count them), and an unexpected pass is a plain "not ok":
  * a listed failure that now passes must be noticed. Details go in a YAML block.
  */
@@ -44,10 +45,12 @@ void tc_conf_report_tap(FILE *f, const tc_conf_run *run)
             run->suite->version, run->opt->impl->name, run->count);
     for (size_t i = 0; i < run->count; i++) {
         const tc_conf_result *r = &run->results[i];
-        int ok = r->kind == TC_CONF_PASS || r->kind == TC_CONF_SKIP;
+        int ok = r->kind == TC_CONF_PASS || tc_conf_result_not_run(r->kind);
         fprintf(f, "%s %zu - %s", ok ? "ok" : "not ok", i + 1, r->c->id);
-        if (r->kind == TC_CONF_SKIP) {
+        if (tc_conf_result_not_run(r->kind)) {
             fputs(" # SKIP ", f);
+            if (r->kind != TC_CONF_SKIP)
+                fprintf(f, "%s: ", tc_conf_result_name(r->kind));
             directive_text(f, r->reason);
         } else if (r->kind == TC_CONF_XFAIL) {
             fputs(" # TODO expected failure: ", f);

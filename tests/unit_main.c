@@ -26,6 +26,7 @@ static void (*const registrations[])(void) = {
     register_dtrc_fast_suite,
     register_dcfg_generator_suite,
     register_conf_pair_suite,
+    register_conf_tools_suite,
     register_perf_generator_suite,
     register_perf_container_suite,
     register_perf_sm_suite,

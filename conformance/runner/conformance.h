@@ -20,7 +20,9 @@
 #include "tracecheck/tracecheck.h"
 
 /* Bumped when the layout of the JSON report changes. */
-#define TC_CONF_REPORT_VERSION 1
+/* 2: results out-of-scope and not-installed (once both "skip"); the
+ * implementation's version and whether it is installed. */
+#define TC_CONF_REPORT_VERSION 2
 /* Bumped when the expectation schema (*.expect.json) changes. */
 #define TC_CONF_EXPECT_VERSION 1
 
@@ -37,7 +39,11 @@ typedef enum tc_conf_result_kind {
     TC_CONF_FAIL,
     TC_CONF_CRASH,
     TC_CONF_TIMEOUT,
-    TC_CONF_SKIP,
+    TC_CONF_SKIP,          /* not run: deselected (--skip) */
+    TC_CONF_OUT_OF_SCOPE,  /* not run: a case the implementation does not read (another
+                            * format, a text container for a Nexus reader, ...) */
+    TC_CONF_NOT_INSTALLED, /* not run: the tool was not found (on PATH, --tool-path or
+                            * --impl NAME=PROGRAM) */
     TC_CONF_XFAIL, /* failed, and listed in the expected-failure list */
     TC_CONF_XPASS, /* passed, but listed in the expected-failure list */
     TC_CONF__RESULTS
@@ -94,6 +100,9 @@ const tc_conf_case *tc_conf_suite_find(const tc_conf_suite *s, const char *name)
 const char *tc_conf_class_name(tc_conf_class c);       /* "y", "n", "i" */
 const char *tc_conf_verdict_name(tc_conf_verdict v);   /* "accept", "reject", "none" */
 const char *tc_conf_result_name(tc_conf_result_kind k); /* "pass", ..., "xpass" */
+/* Skip, out of scope or not installed: a case that was not run, which takes
+ * no part in comparisons between implementations. */
+int tc_conf_result_not_run(tc_conf_result_kind k);
 
 /* Rule sets. */
 int tc_conf_rules_add(tc_conf_rules *s, const tc_rule_info *r);
@@ -122,12 +131,13 @@ typedef struct tc_conf_xfail_entry {
 
 typedef struct tc_conf_xfail {
     char *path;
+    char *version; /* "@version X": the tool's version the list was measured on */
     tc_conf_xfail_entry *e;
     size_t n;
 } tc_conf_xfail;
 
 /* Reads "NAME [@crash|@timeout] REASON..." lines ('#' starts a comment
- * line). Returns 0, or -1 with the reason (path:line: message) in err. */
+ * line) and one optional "@version VERSION" line. Returns 0, or -1 with the reason (path:line: message) in err. */
 int tc_conf_xfail_load(tc_conf_xfail *x, const char *path, char *err, size_t errlen);
 tc_conf_xfail_entry *tc_conf_xfail_find(const tc_conf_xfail *x, const char *name);
 void tc_conf_xfail_free(tc_conf_xfail *x);
@@ -145,7 +155,8 @@ typedef struct tc_conf_impl {
     tc_conf_impl_kind kind;
     const char *command;     /* TC_IMPL_COMMAND: "CMD {file}"; without {file}, stdin */
     int dump;                /* the command prints a canonical dump on stdout */
-    const char *unavailable; /* set: every case is skipped with this reason */
+    const char *unavailable; /* set: the tool was not found; its cases are not run */
+    const char *version;     /* the tool's version as it reports it; NULL: unknown */
     /* The one format the implementation reads (cases of others are skipped
      * with only_reason); TC_FORMAT_AUTO: any. */
     tc_format only_format;

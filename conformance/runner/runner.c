@@ -123,14 +123,9 @@ static void finish(tc_conf_run *run, tc_impl_job *job, tc_conf_result *r)
     log_result(opt, r);
 }
 
-/* Why a selected case is not run, or NULL. */
-static char *skip_reason(const tc_conf_options *opt, const tc_conf_case *c)
+/* Why the case is not one the implementation reads, or NULL. */
+static char *scope_reason(const tc_conf_options *opt, const tc_conf_case *c)
 {
-    const char *glob;
-    if (tc_conf_case_matches(c, opt->skip, opt->nskip, &glob))
-        return tc_conf_printf("skipped by --skip '%s'", glob);
-    if (opt->impl->unavailable)
-        return tc_conf_strdup(opt->impl->unavailable);
     if (opt->impl->kind != TC_IMPL_TRACECHECK && c->format == TC_FORMAT_AUTO)
         return tc_conf_printf("checks tracecheck's format detection and input layer, not a "
                               "format: only for --impl tracecheck");
@@ -147,6 +142,24 @@ static char *skip_reason(const tc_conf_options *opt, const tc_conf_case *c)
         return tc_conf_strdup("the case is a directory (a trace), which cannot go on standard "
                               "input: give the command {file}");
     return NULL;
+}
+
+/* Why a selected case is not run, or NULL; *kind says how it is reported. A
+ * case out of the implementation's scope is that whether or not the tool is
+ * installed: "not installed" is only said of the cases it would have run. */
+static char *skip_reason(const tc_conf_options *opt, const tc_conf_case *c,
+                         tc_conf_result_kind *kind)
+{
+    const char *glob;
+    *kind = TC_CONF_SKIP;
+    if (tc_conf_case_matches(c, opt->skip, opt->nskip, &glob))
+        return tc_conf_printf("skipped by --skip '%s'", glob);
+    *kind = TC_CONF_OUT_OF_SCOPE;
+    char *why = scope_reason(opt, c);
+    if (why)
+        return why;
+    *kind = TC_CONF_NOT_INSTALLED;
+    return opt->impl->unavailable ? tc_conf_strdup(opt->impl->unavailable) : NULL;
 }
 
 int tc_conf_run_suite(tc_conf_run *run, const tc_conf_suite *s, const tc_conf_options *opt)
@@ -170,9 +183,10 @@ int tc_conf_run_suite(tc_conf_run *run, const tc_conf_suite *s, const tc_conf_op
         tc_conf_result *r = &run->results[run->count];
         r->c = c;
         r->exit_status = -1;
-        char *why = skip_reason(opt, c);
+        tc_conf_result_kind not_run;
+        char *why = skip_reason(opt, c, &not_run);
         if (why) {
-            r->kind = TC_CONF_SKIP;
+            r->kind = not_run;
             r->reason = why;
             log_result(opt, r);
         } else {

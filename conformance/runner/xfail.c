@@ -11,6 +11,15 @@
  * never taken for one: it is expected only when the entry says "@crash" or
  * "@timeout", which a third-party tool's list uses for its known crashes and
  * hangs (so that they stay visible as such, and a fix shows as xpass).
+ *
+ * A third-party tool's list says which version of the tool it was measured
+ * on, in a line of its own:
+ *
+ *     @version 1.14.0
+ *
+ * The runner compares it with the version the tool reports, and says so when
+ * they differ (the departures of another version may differ: measure them,
+ * and keep that version's list under its own name, --name TOOL-VERSION).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
@@ -51,6 +60,17 @@ int tc_conf_xfail_load(tc_conf_xfail *x, const char *path, char *err, size_t err
         char *s = trim(line);
         if (!*s || *s == '#')
             continue;
+        if (!strncmp(s, "@version", 8) && (s[8] == ' ' || s[8] == '\t' || !s[8])) {
+            char *v = trim(s + 8);
+            if (!*v || x->version) {
+                snprintf(err, errlen, "%s:%u: %s", path, lineno,
+                         *v ? "a second @version line" : "@version names no version");
+                rc = -1;
+                break;
+            }
+            x->version = tc_conf_strdup(v);
+            continue;
+        }
         size_t nlen = strcspn(s, " \t");
         char *reason = trim(s + nlen);
         s[nlen] = '\0';
@@ -109,5 +129,6 @@ void tc_conf_xfail_free(tc_conf_xfail *x)
     }
     free(x->e);
     free(x->path);
+    free(x->version);
     memset(x, 0, sizeof *x);
 }
