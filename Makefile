@@ -93,6 +93,7 @@ include bench/bench.mk
 include docs/docs.mk
 include generators/generators.mk
 include tests/producers/producers.mk
+include tests/real-traces/real-traces.mk
 include parsers/install.mk
 include reports/reports.mk
 
