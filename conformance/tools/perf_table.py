@@ -232,7 +232,8 @@ def mask_zero():
 
 @hand('y_perf_entry_exit', 'function entry and exit records that nest as calls and returns, '
       'as the writers write them (the function, then the call site in its caller; an exit '
-      'repeats its entry\'s addresses), with an address over 32 bits', ruling='rulings 6, 15')
+      'repeats its entry\'s addresses), with an address over 32 bits', ('rtd', 'itc'),
+      ruling='rulings 6, 15')
 def entry_exit():
     t = Trace()
     t.header(RAW, [Counter(0, code=1, width=64)])
@@ -246,7 +247,7 @@ def entry_exit():
 
 
 @hand('y_perf_exit_without_entry', 'exit records before any entry (the trace began inside those '
-      'functions), then a call: valid', ruling='rulings 6, 15')
+      'functions), then a call: valid', ('rtd', 'itc'), ruling='rulings 6, 15')
 def exit_without_entry():
     t = Trace()
     t.header(RAW, [Counter(0, code=1, width=64)])
@@ -384,8 +385,8 @@ def call_stack_wrong_call_site():
 
 @hand('y_perf_call_stack_doc_order', 'entry and exit records written as the Doc describes them '
       '(the current function, then the function control moves to), which is not what the '
-      'writers write: the exits do not match, a warning', warnings=['PERF-CALL-STACK'],
-      ruling='rulings 6, 15')
+      'writers write: the exits do not match, a warning', ('rtd', 'itc'),
+      warnings=['PERF-CALL-STACK'], ruling='rulings 6, 15')
 def call_stack_doc_order():
     t = Trace()
     t.header(RAW, [Counter(0, code=1, width=64)])
