@@ -6,8 +6,9 @@
  * spec/perf.md "Nexus" the slow, obvious way (slice the file into messages
  * first, then each Data Acquisition message into a bit array and its field
  * boundaries): the same messages (offset, length, SRC, IDTAG, DQDATA,
- * TIMESTAMP) and the same findings (rule and offset, in order, and the
- * count per rule). Then the same bytes are read a few bytes per window,
+ * TIMESTAMP), the same findings (rule and offset, in order, and the
+ * count per rule) and the same answer to "is it a wrapped buffer" (given
+ * before the first message). Then the same bytes are read a few bytes per window,
  * which must change nothing.
  *
  * Text message list: the same bytes read as one; no crash, and each
@@ -31,11 +32,15 @@ typedef struct seen {
     size_t nm;
     finding f[MAX_KEPT];
     size_t nf;
+    int wrapped;       /* the file starts mid-message */
+    int wrapped_first; /* as it stood when the first message came */
 } seen;
 
 static void on_msg(void *user, const tc_perf_msg *m)
 {
     seen *s = user;
+    if (s->nm == 0)
+        s->wrapped_first = s->wrapped;
     if (s->nm < MAX_KEPT)
         s->m[s->nm] = *m;
     s->nm++;
@@ -109,8 +114,10 @@ static void ref_nexus(seen *s, const uint8_t *b, size_t n, unsigned srcbits)
         skipped += b[pos] != 0xff;
         pos++;
     }
-    if (skipped)
+    if (skipped) {
         ref_report(s, TC_RULE_PERF_NEXUS_MID_START, 0);
+        s->wrapped = 1;
+    }
     for (;;) {
         while (pos < n && b[pos] == 0xff)
             pos++;
@@ -149,7 +156,7 @@ static void read_nexus(const uint8_t *p, size_t n, unsigned srcbits, size_t step
         tc_reader_init_stepped(&r, &sm, p, n, step);
     else
         tc_reader_init_memory(&r, p, n);
-    uint64_t k = tc_nexus_read(&r, d, srcbits, on_msg, s);
+    uint64_t k = tc_nexus_read(&r, d, srcbits, on_msg, s, &s->wrapped);
     FUZZ_ASSERT_MSG(k == s->nm, "%" PRIu64 " delivered, %zu seen", k, s->nm);
 }
 
@@ -172,6 +179,8 @@ static void compare(const seen *a, const seen *b, const char *what)
                       a->m[i].src, b->m[i].src, a->m[i].idtag, b->m[i].idtag, a->m[i].value,
                       b->m[i].value, a->m[i].has_timestamp, a->m[i].timestamp,
                       b->m[i].has_timestamp, b->m[i].timestamp);
+    FUZZ_ASSERT_MSG(a->wrapped == b->wrapped, "%s: wrapped %d and %d", what, a->wrapped,
+                    b->wrapped);
     FUZZ_ASSERT_MSG(a->nf == b->nf, "%s: %zu and %zu findings", what, a->nf, b->nf);
     for (size_t i = 0; i < a->nf && i < MAX_KEPT; i++)
         FUZZ_ASSERT_MSG(a->f[i].rule == b->f[i].rule && a->f[i].offset == b->f[i].offset,
@@ -195,6 +204,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
     memset(&ref, 0, sizeof ref);
     ref_nexus(&ref, p, n, srcbits);
     compare(&got, &ref, "tc_nexus_read and the obvious reading");
+    /* The perf layer learns of the wrap before the first message. */
+    FUZZ_ASSERT_MSG(got.nm == 0 || got.wrapped_first == got.wrapped,
+                    "wrapped set after the first message");
     for (size_t k = 0; k < got.nm && k < MAX_KEPT; k++) {
         FUZZ_ASSERT(got.m[k].length >= 1 && got.m[k].length <= TC_NEXUS_MAX_MESSAGE);
         FUZZ_ASSERT(got.m[k].offset + got.m[k].length <= n);

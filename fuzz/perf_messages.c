@@ -1,13 +1,14 @@
 /*
  * The perf state machine (parsers/perf/perf_sm.c) on raw ITC message
  * sequences, checked against a reading of spec/perf.md ("ITC writes",
- * "Perf data", rulings 2-11) written here.
+ * "Perf data", rulings 2-11 and 14) written here.
  *
  * Input layout. Byte 0 sets the run:
  *   bits 0-1  the perf channel: 6, 6, 0 or 31
  *   bit 2     the marker: 0x70657266, or 2 (a marker that small values hit)
  *   bit 3     locations as the text list gives them (line numbers) or as
  *             Nexus does (offsets only)
+ *   bit 4     the container read a wrapped buffer (PERF-NEXUS-MID-START)
  * Then messages, each a class byte C and the bytes its kind reads (missing
  * bytes read as 0). K = C & 7, T = C & 8 (a timestamp byte follows the
  * value), P = C >> 4:
@@ -38,7 +39,11 @@
  * next 8-bit write or marker; a counter value is judged once it is known to be complete (the
  * next word came, or the record ended); findings are located at the start
  * of what they judge (a record's type message, a header's marker, a
- * counter's or address's low word).
+ * counter's or address's low word). Messages before the first header are
+ * judged when it comes, each rule once at its first message, in the order
+ * of those messages (unreadable ones by their PERF-ITC-* rule, the others
+ * by PERF-BEFORE-HEADER or, wrapped, PERF-BEFORE-HEADER-WRAPPED); without
+ * any header they give PERF-NO-HEADER alone, at the first of them.
  *
  * Both must give the same events (headers field by field; records: type,
  * addresses, values as written, decoded values, offset, timestamp) and the
@@ -302,9 +307,11 @@ typedef struct reading {
     unsigned channel;
     uint32_t marker;
     int state;
+    int wrapped;
     uint64_t perf_msgs, headers;
-    uint64_t before_n;
-    const tc_perf_msg *before_first;
+    /* before the first header: all, readable, unreadable by kind */
+    uint64_t pre_n, before_n, bad_n[2];
+    const tc_perf_msg *pre_first, *before_first, *bad_first[2];
 
     event h;                 /* the header being read */
     int field;
@@ -326,7 +333,7 @@ typedef struct reading {
     const tc_perf_msg *prev_marker; /* the record's last message was a 32-bit marker value */
 
     int first_kind, mixed;
-    uint64_t stack[MAX_STACK];
+    uint64_t stack[MAX_STACK][2]; /* open calls: function, call site */
     size_t depth;
     int deep; /* the stack outgrew the state machine's: call-stack findings are not compared */
 } reading;
@@ -341,49 +348,41 @@ static void rfind(reading *R, tc_rule_id rule, const tc_perf_msg *at)
 
 static uint64_t wmask(unsigned w) { return w >= 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1; }
 
-static void push(reading *R, uint64_t a)
+static void push(reading *R, uint64_t fn, uint64_t site)
 {
-    if (R->depth < MAX_STACK)
-        R->stack[R->depth++] = a;
+    if (R->depth < MAX_STACK) {
+        R->stack[R->depth][0] = fn;
+        R->stack[R->depth][1] = site;
+        R->depth++;
+    }
     if (R->depth > TC_PERF_STACK)
         R->deep = 1;
 }
 
-/* PERF-CALL-STACK (ruling 6, and the catalogue's explanation): the stack's
- * top is the function control is in; after a mismatch it starts again from
- * what the record says. */
+/* PERF-CALL-STACK (ruling 6, spec/perf.md "Function entry and exit
+ * records", the catalogue's explanation): entries and exits give the
+ * function and the call site in its caller; an exit closes the innermost
+ * open call, which must be of its function from its call site. With no
+ * open call it is accepted; the right function from another site closes
+ * the call; another function forgets the open calls. */
 static void calls(reading *R)
 {
-    uint64_t from = R->r.addr[0], to = R->r.addr[1];
+    uint64_t fn = R->r.addr[0], site = R->r.addr[1];
     if (R->r.type == TC_PERF_FUNC_ENTRY) {
-        if (R->depth == 0) {
-            push(R, from);
-        } else if (R->stack[R->depth - 1] != from) {
+        push(R, fn, site);
+        return;
+    }
+    if (R->depth == 0)
+        return;
+    const uint64_t *top = R->stack[R->depth - 1];
+    if (top[0] == fn) {
+        if (top[1] != site)
             rfind(R, TC_RULE_PERF_CALL_STACK, R->r_first);
-            R->depth = 0;
-            push(R, from);
-        }
-        push(R, to);
+        R->depth--;
         return;
     }
-    if (R->depth == 0) {
-        push(R, to);
-        return;
-    }
-    if (R->stack[R->depth - 1] != from) {
-        rfind(R, TC_RULE_PERF_CALL_STACK, R->r_first);
-        R->depth = 0;
-        push(R, to);
-        return;
-    }
-    R->depth--;
-    if (R->depth == 0) {
-        push(R, to);
-    } else if (R->stack[R->depth - 1] != to) {
-        rfind(R, TC_RULE_PERF_CALL_STACK, R->r_first);
-        R->depth = 0;
-        push(R, to);
-    }
+    rfind(R, TC_RULE_PERF_CALL_STACK, R->r_first);
+    R->depth = 0;
 }
 
 static void record_complete(reading *R)
@@ -616,6 +615,28 @@ static void in_record(reading *R, const tc_perf_msg *m, unsigned w)
     }
 }
 
+/* The first header came: the messages before it are judged, each rule
+ * once at its first message, in the order of those messages. */
+static void before_judged(reading *R)
+{
+    const tc_perf_msg *at[3] = {R->bad_first[0], R->bad_first[1], R->before_first};
+    const tc_rule_id rule[3] = {TC_RULE_PERF_ITC_WIDTH_CODE, TC_RULE_PERF_ITC_VALUE_WIDTH,
+                                R->wrapped ? TC_RULE_PERF_BEFORE_HEADER_WRAPPED
+                                           : TC_RULE_PERF_BEFORE_HEADER};
+    const uint64_t n[3] = {R->bad_n[0], R->bad_n[1], R->before_n};
+    int done[3] = {n[0] == 0, n[1] == 0, n[2] == 0};
+    for (;;) {
+        int k = -1;
+        for (int i = 0; i < 3; i++)
+            if (!done[i] && (k < 0 || at[i]->offset < at[k]->offset))
+                k = i;
+        if (k < 0)
+            return;
+        done[k] = 1;
+        rfind(R, rule[k], at[k]);
+    }
+}
+
 static void ref_feed(reading *R, const tc_perf_msg *m)
 {
     if (m->idtag >= 128 || m->idtag / 4 != R->channel)
@@ -623,7 +644,24 @@ static void ref_feed(reading *R, const tc_perf_msg *m)
     R->perf_msgs++;
     unsigned w = (unsigned)(m->idtag & 3);
     unsigned bits = w == TC_PERF_W32 ? 32 : w == TC_PERF_W16 ? 16 : 8;
-    if (w == TC_PERF_W_BAD || m->value >> bits) {
+    int bad = w == TC_PERF_W_BAD ? 0 : m->value >> bits ? 1 : -1;
+    if (R->state == R_BEFORE) {
+        if (bad < 0 && w == TC_PERF_W32 && (uint32_t)m->value == R->marker) {
+            before_judged(R);
+            header_begin(R, m);
+            return;
+        }
+        if (R->pre_n++ == 0)
+            R->pre_first = m;
+        if (bad >= 0) {
+            if (R->bad_n[bad]++ == 0)
+                R->bad_first[bad] = m;
+        } else if (R->before_n++ == 0) {
+            R->before_first = m;
+        }
+        return;
+    }
+    if (bad >= 0) {
         /* Unreadable: what it falls in is lost; a record that has all its
          * words stands (its last counter's high part is optional). */
         if (R->state == R_TAIL) {
@@ -640,15 +678,6 @@ static void ref_feed(reading *R, const tc_perf_msg *m)
     }
     int marker = w == TC_PERF_W32 && (uint32_t)m->value == R->marker;
     switch (R->state) {
-    case R_BEFORE:
-        if (marker) {
-            if (R->before_n)
-                rfind(R, TC_RULE_PERF_BEFORE_HEADER, R->before_first);
-            header_begin(R, m);
-        } else if (R->before_n++ == 0) {
-            R->before_first = m;
-        }
-        return;
     case R_WAIT:
         if (marker)
             header_begin(R, m);
@@ -679,8 +708,8 @@ static void ref_finish(reading *R)
 {
     switch (R->state) {
     case R_BEFORE:
-        if (R->before_n)
-            rfind(R, TC_RULE_PERF_BEFORE_HEADER, R->before_first);
+        if (R->pre_n) /* no header anywhere: nothing else is judged (ruling 14) */
+            rfind(R, TC_RULE_PERF_NO_HEADER, R->pre_first);
         break;
     case R_HEADER: rfind(R, TC_RULE_PERF_HEADER_TRUNCATED, R->h_marker); break;
     case R_RECORD: rfind(R, TC_RULE_PERF_RECORD_TRUNCATED, R->r_first); break;
@@ -860,7 +889,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
     got_prev_valid = 0;
     tc_diag_sink d;
     tc_diag_init(&d, "fuzz", UINT32_MAX, 1, on_diag, &got);
+    int wrapped = (data[0] & 16) != 0;
     tc_perf_sm_init(&sm, &d, channel, marker, on_event, &got);
+    sm.wrapped = wrapped;
     for (size_t k = 0; k < nmsgs; k++)
         tc_perf_sm_feed(&sm, &msgs[k]);
     tc_perf_sm_finish(&sm);
@@ -870,6 +901,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
     rd.out = &ref_seen;
     rd.channel = channel;
     rd.marker = marker;
+    rd.wrapped = wrapped;
     rd.first_kind = -1;
     event *start = new_event(&ref_seen);
     start->kind = TC_PERF_EV_START;

@@ -166,6 +166,7 @@ void tb_run_msgs(const tb_msgs *b, const tb_opts *o, tb_run *r)
         abort();
     tc_perf_sm_init(s, &d, o && o->channel ? o->channel : TC_PERF_DEFAULT_CHANNEL,
                     o && o->marker ? o->marker : TC_PERF_DEFAULT_MARKER, on_event, &c);
+    s->wrapped = o && o->wrapped;
     for (size_t i = 0; i < b->n; i++)
         tc_perf_sm_feed(s, &b->m[i]);
     tc_perf_sm_finish(s);

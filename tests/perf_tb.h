@@ -84,6 +84,7 @@ typedef struct tb_opts {
     int pedantic;
     unsigned channel; /* 0: the default, 6 */
     uint32_t marker;  /* 0: the default */
+    int wrapped;      /* the container read a wrapped buffer (ruling 12) */
 } tb_opts;
 
 /* Runs the messages through a fresh state machine (r is cleared first). */

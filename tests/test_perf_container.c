@@ -18,11 +18,15 @@ typedef struct got {
     tc_perf_msg m[64];
     size_t n;
     tu_result diags;
+    int wrapped;       /* set by tc_nexus_read */
+    int wrapped_first; /* as it stood when the first message came */
 } got;
 
 static void on_msg(void *user, const tc_perf_msg *m)
 {
     got *g = user;
+    if (g->n == 0)
+        g->wrapped_first = g->wrapped;
     if (g->n < 64)
         g->m[g->n] = *m;
     g->n++;
@@ -41,7 +45,7 @@ static void read_bytes(int kind, const void *p, size_t n, unsigned srcbits, size
         tc_reader_init_stepped(&r, &s, p, n, step);
     else
         tc_reader_init_memory(&r, p, n);
-    uint64_t k = kind == NEXUS ? tc_nexus_read(&r, &d, srcbits, on_msg, g)
+    uint64_t k = kind == NEXUS ? tc_nexus_read(&r, &d, srcbits, on_msg, g, &g->wrapped)
                                : tc_itc_text_read(&r, &d, on_msg, g);
     CU_ASSERT_EQUAL(k, g->n);
 }
@@ -206,6 +210,8 @@ static void test_nexus_mid_start(void)
     EXPECT_MESSAGE(&g.diags, "PERF-NEXUS-MID-START", "starts at offset 4: the 3 bytes");
     CU_ASSERT_EQUAL(g.diags.d[0].length, at);
     CU_ASSERT_EQUAL(g.n, 1);
+    CHECK(g.wrapped && g.wrapped_first, "the reader says the buffer wrapped, before the first "
+          "message (%d, %d)", g.wrapped, g.wrapped_first);
     got_free(&g);
     /* Idle bytes alone at the start are no finding. */
     uint8_t idle[16] = {0xff, 0xff};
@@ -213,6 +219,7 @@ static void test_nexus_mid_start(void)
     read_bytes(NEXUS, idle, k, 0, 0, &g);
     EXPECT_RULES(&g.diags, "");
     CU_ASSERT_EQUAL(g.n, 1);
+    CHECK(!g.wrapped, "idle bytes are no wrap");
     got_free(&g);
     /* Nothing but message ends: reported once, no message. */
     uint8_t tail[5] = {0x01, 0x07, 0x0b, 0x00, 0xff};
@@ -264,7 +271,20 @@ static void test_nexus_truncated(void)
     EXPECT_RULES(&g.diags, "PERF-NEXUS-TRUNCATED");
     EXPECT_OFFSET(&g.diags, "PERF-NEXUS-TRUNCATED", full);
     CU_ASSERT_EQUAL(g.diags.d[0].length, n - 1 - full);
+    CU_ASSERT_EQUAL(g.diags.d[0].severity, TC_WARNING);
+    char want[160];
+    snprintf(want, sizeof want, "the capture stops inside a message: the file ends %zu bytes "
+             "into the message (TCODE 7, Data Acquisition) that starts at offset %zu",
+             n - 1 - full, full);
+    EXPECT_MESSAGE(&g.diags, "PERF-NEXUS-TRUNCATED", want);
+    EXPECT_MESSAGE(&g.diags, "PERF-NEXUS-TRUNCATED", "the incomplete message is not decoded");
     CU_ASSERT_EQUAL(g.n, 1);
+    got_free(&g);
+    /* One byte of another TCODE: its TCODE is still given. */
+    buf[full] = 9 << 2;
+    read_bytes(NEXUS, buf, full + 1, 0, 0, &g);
+    EXPECT_MESSAGE(&g.diags, "PERF-NEXUS-TRUNCATED", "ends 1 byte into the message (TCODE 9) "
+                   "that starts at offset");
     got_free(&g);
 }
 

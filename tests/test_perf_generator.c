@@ -27,7 +27,9 @@ enum {
     F_ITC_WIDTH_CODE,
     F_ITC_VALUE_WIDTH,
     F_NO_DATA,
+    F_NO_HEADER,
     F_BEFORE_HEADER,
+    F_BEFORE_HEADER_WRAPPED,
     F_HEADER_WIDTH,
     F_COUNT_TYPE,
     F_OPENSBI_TYPE,
@@ -52,7 +54,8 @@ static const char *const finding_rule[F__COUNT] = {
     "PERF-NEXUS-MID-START", "PERF-NEXUS-MESSAGE-LONG", "PERF-NEXUS-TRUNCATED",
     "PERF-NEXUS-DA-FIELDS", "PERF-NEXUS-FIELD-WIDTH",  "PERF-TEXT-SYNTAX",
     "PERF-ITC-WIDTH-CODE",  "PERF-ITC-VALUE-WIDTH",    "PERF-NO-DATA",
-    "PERF-BEFORE-HEADER",   "PERF-HEADER-WIDTH",       "PERF-COUNT-TYPE",
+    "PERF-NO-HEADER",       "PERF-BEFORE-HEADER",      "PERF-BEFORE-HEADER-WRAPPED",
+    "PERF-HEADER-WIDTH",    "PERF-COUNT-TYPE",
     "PERF-OPENSBI-TYPE",    "PERF-HEADER-TRUNCATED",   "PERF-SECOND-HEADER",
     "PERF-RECORD-START",    "PERF-RECORD-TYPE",        "PERF-WIDTH-16",
     "PERF-RECORD-CUT",      "PERF-ADDRESS-WIDTH",      "PERF-ADDRESS-HIGH-ZERO",
@@ -63,10 +66,14 @@ static const char *const finding_rule[F__COUNT] = {
 /* The perf data as read: findings and what was seen. */
 typedef struct rd {
     uint64_t found; /* bit F_* */
+    int mid_start;  /* a wrapped buffer */
+    /* Before the first header (ruling 14): what its messages break, noted
+     * only when a header comes. */
+    uint64_t pre, pre_found;
     int nonminimal; /* a Nexus field longer than it needs */
     uint64_t messages, perf_messages, other_messages, idle, timestamps;
     /* perf data */
-    int have_header, abandoned, skipping;
+    int have_header, skipping;
     int in_header;
     unsigned hstep, hbit, hsub;
     uint32_t mask;
@@ -105,7 +112,6 @@ static void abandon_header(rd *r, int f)
     note(r, f);
     r->in_header = 0;
     r->have_header = 0;
-    r->abandoned = 1;
 }
 
 static void header_word(rd *r, unsigned width, uint64_t v)
@@ -150,7 +156,6 @@ static void header_word(rd *r, unsigned width, uint64_t v)
     if (r->hstep == 2 && r->hbit >= 32) {
         r->in_header = 0;
         r->have_header = 1;
-        r->abandoned = 0;
         r->count_types |= 1u << r->ct;
         if (!r->mask)
             r->masks_zero++;
@@ -187,20 +192,22 @@ static void finish_record(rd *r)
     r->kinds |= 1u << (r->rtype < 2 ? 0 : r->rtype - 1);
     if ((r->kinds & (r->kinds - 1)) != 0)
         note(r, F_MIXED_RECORDS);
+    /* Calls as the writers record them: the function entered or left and
+     * the call site in its caller, the same for an entry and its exit. */
     if (r->rtype == 0) {
-        if (r->depth && r->stack[r->depth - 1][1] != r->addr[0])
-            note(r, F_CALL_STACK);
         if (r->depth < 64) {
             r->stack[r->depth][0] = r->addr[0];
             r->stack[r->depth][1] = r->addr[1];
             r->depth++;
         }
-    } else if (r->rtype == 1) {
-        if (!r->depth || r->stack[r->depth - 1][1] != r->addr[0] ||
-            r->stack[r->depth - 1][0] != r->addr[1])
+    } else if (r->rtype == 1 && r->depth) {
+        const uint64_t *top = r->stack[r->depth - 1];
+        if (top[0] != r->addr[0] || top[1] != r->addr[1])
             note(r, F_CALL_STACK);
-        if (r->depth)
+        if (top[0] == r->addr[0])
             r->depth--;
+        else
+            r->depth = 0;
     }
 }
 
@@ -244,11 +251,22 @@ static void record_word(rd *r, unsigned width, uint64_t v)
 static void perf_msg(rd *r, unsigned code, uint64_t v)
 {
     r->perf_messages++;
-    if (code == 1)
-        return note(r, F_ITC_WIDTH_CODE);
     unsigned width = code == 0 ? 32 : code == 2 ? 16 : 8;
-    if (v >> width)
-        return note(r, F_ITC_VALUE_WIDTH);
+    int bad = code == 1 ? F_ITC_WIDTH_CODE : v >> width ? F_ITC_VALUE_WIDTH : -1;
+    if (!r->headers) {
+        /* Before the first header: judged if one comes (ruling 14). */
+        if (bad < 0 && width == 32 && v == PERF_MARKER) {
+            r->found |= r->pre_found;
+            return start_header(r);
+        }
+        r->pre++;
+        r->pre_found |= 1ull << (bad >= 0        ? bad
+                                 : r->mid_start ? F_BEFORE_HEADER_WRAPPED
+                                                : F_BEFORE_HEADER);
+        return;
+    }
+    if (bad >= 0)
+        return note(r, bad);
     if (width == 16)
         r->w16++;
     if (r->lo_pending) {
@@ -280,11 +298,8 @@ static void perf_msg(rd *r, unsigned code, uint64_t v)
     /* where a record or header starts */
     if (width == 32 && v == PERF_MARKER)
         return start_header(r);
-    if (!r->have_header) {
-        if (!r->abandoned)
-            note(r, F_BEFORE_HEADER);
-        return;
-    }
+    if (!r->have_header)
+        return; /* after an abandoned header: records wait for the next */
     if (r->skipping && width != 8)
         return;
     r->skipping = 0;
@@ -320,6 +335,8 @@ static void perf_end(rd *r)
         note(r, F_RECORD_TRUNCATED);
     if (!r->perf_messages)
         note(r, F_NO_DATA);
+    else if (!r->headers)
+        note(r, F_NO_HEADER);
 }
 
 static void itc_msg(rd *r, uint64_t idtag, uint64_t value)
@@ -400,8 +417,10 @@ static void read_nexus(rd *r, const uint8_t *p, size_t n, unsigned srcbits)
     size_t pos = 0, skipped = 0;
     while (pos < n && (p[pos] == 0 || (p[pos] & 3)))
         pos++, skipped++;
-    if (skipped)
+    if (skipped) {
         note(r, F_MID_START);
+        r->mid_start = 1;
+    }
     while (pos < n) {
         if (p[pos] == 0xff) {
             pos++;
@@ -770,6 +789,8 @@ static void test_mutators(void)
                 uint64_t others = r.found & ~(1ull << f);
                 if (m->rule != TC_RULE_PERF_SECOND_HEADER)
                     others &= ~(1ull << F_SECOND_HEADER); /* pedantic, valid */
+                if (m->rule == TC_RULE_PERF_BEFORE_HEADER_WRAPPED)
+                    others &= ~(1ull << F_MID_START); /* what makes it wrapped: a warning */
                 /* A wrong return address leaves the reader's stack off: more
                  * call-stack warnings, the same rule. */
                 CHECK((r.found >> f & 1) && !others, "%s seed %llu container %d: read %s", id,

@@ -190,20 +190,26 @@ static void test_two_headers_restart(void)
 
 static void test_entry_exit_calls(void)
 {
+    /* As the writers record them: the function entered or left, then the
+     * call site in its caller; an exit repeats its entry's addresses. */
     tb_msgs b;
     tb_init(&b, 0);
     tb_header_w(&b, TC_PERF_RAW, 0x1, 64);
     uint64_t v[] = {1};
-    tb_record(&b, TC_PERF_FUNC_ENTRY, 0x100, 0x200, v, 1); /* main calls f */
-    tb_record(&b, TC_PERF_FUNC_ENTRY, 0x200, 0x300, v, 1); /* f calls g */
-    tb_record(&b, TC_PERF_FUNC_EXIT, 0x300, 0x200, v, 1);  /* g returns to f */
-    tb_record(&b, TC_PERF_FUNC_EXIT, 0x200, 0x100, v, 1);  /* f returns to main */
-    tb_record(&b, TC_PERF_FUNC_EXIT, 0x100, 0x50, v, 1);   /* main returns to its caller */
-    tb_record(&b, TC_PERF_FUNC_ENTRY, 0x50, 0x400, v, 1);
+    tb_record(&b, TC_PERF_FUNC_EXIT, 0x500, 0x52, v, 1);   /* the trace began inside 0x500 */
+    tb_record(&b, TC_PERF_FUNC_ENTRY, 0x200, 0x110, v, 1); /* main calls f at 0x10c */
+    tb_record(&b, TC_PERF_FUNC_ENTRY, 0x300, 0x21a, v, 1); /* f calls g */
+    tb_record(&b, TC_PERF_FUNC_EXIT, 0x300, 0x21a, v, 1);  /* g returns into f */
+    tb_record(&b, TC_PERF_FUNC_ENTRY, 0x300, 0x240, v, 1); /* f calls g again, elsewhere */
+    tb_record(&b, TC_PERF_FUNC_ENTRY, 0x300, 0x304, v, 1); /* g calls itself */
+    tb_record(&b, TC_PERF_FUNC_EXIT, 0x300, 0x304, v, 1);
+    tb_record(&b, TC_PERF_FUNC_EXIT, 0x300, 0x240, v, 1);
+    tb_record(&b, TC_PERF_FUNC_EXIT, 0x200, 0x110, v, 1);  /* f returns into main */
+    tb_record(&b, TC_PERF_FUNC_EXIT, 0x100, 0x50, v, 1);   /* main returns: never entered */
     tb_run r;
     tb_run_msgs(&b, NULL, &r);
     EXPECT_IDS(&r, "");
-    CHECK(r.nrec == 6 && r.rec[0].n_addresses == 2 && r.rec[0].address[1] == 0x200,
+    CHECK(r.nrec == 10 && r.rec[1].n_addresses == 2 && r.rec[1].address[1] == 0x110,
           "entry records carry two addresses");
     tb_run_free(&r);
     tb_free(&b);
@@ -218,12 +224,27 @@ static void test_deep_call_stack_bounded(void)
     tb_init(&b, 0);
     tb_header_w(&b, TC_PERF_RAW, 0, 64);
     for (uint64_t i = 0; i < DEPTH; i++)
-        tb_record(&b, TC_PERF_FUNC_ENTRY, 0x1000 + 2 * i, 0x1000 + 2 * (i + 1), NULL, 0);
+        tb_record(&b, TC_PERF_FUNC_ENTRY, 0x100000 + 0x100 * i, 0x100000 + 0x100 * i - 0xf0, NULL,
+                  0);
     for (uint64_t i = DEPTH; i > 0; i--)
-        tb_record(&b, TC_PERF_FUNC_EXIT, 0x1000 + 2 * i, 0x1000 + 2 * (i - 1), NULL, 0);
+        tb_record(&b, TC_PERF_FUNC_EXIT, 0x100000 + 0x100 * (i - 1),
+                  0x100000 + 0x100 * (i - 1) - 0xf0, NULL, 0);
     tb_run r;
     tb_run_msgs(&b, NULL, &r);
     EXPECT_IDS(&r, "");
+    tb_run_free(&r);
+    tb_free(&b);
+    /* The frames held are still checked: a wrong call site near the top. */
+    tb_init(&b, 0);
+    tb_header_w(&b, TC_PERF_RAW, 0, 64);
+    tb_record(&b, TC_PERF_FUNC_ENTRY, 0x100, 0x80, NULL, 0);
+    for (uint64_t i = 0; i < DEPTH; i++)
+        tb_record(&b, TC_PERF_FUNC_ENTRY, 0x100000 + 0x100 * i, 0x100000 + 0x100 * i - 0xf0, NULL,
+                  0);
+    uint64_t at = tb_record(&b, TC_PERF_FUNC_EXIT, 0x100000 + 0x100 * (DEPTH - 1), 0x42, NULL, 0);
+    tb_run_msgs(&b, NULL, &r);
+    EXPECT_IDS(&r, "PERF-CALL-STACK");
+    EXPECT_AT(&r, "PERF-CALL-STACK", at, "depth 5001");
     tb_run_free(&r);
     tb_free(&b);
 }
@@ -374,26 +395,127 @@ static void test_before_header(void)
     uint64_t first = tb_w8(&b, TC_PERF_MANUAL);
     tb_w32(&b, 0x1000);
     tb_w32(&b, 5);
-    tb_header_w(&b, TC_PERF_RAW, 0x1, 64);
+    uint64_t hdr = tb_header_w(&b, TC_PERF_RAW, 0x1, 64);
     uint64_t v[] = {1};
     tb_record(&b, TC_PERF_MANUAL, 0x1000, 0, v, 1);
     tb_run r;
     tb_run_msgs(&b, NULL, &r);
     EXPECT_IDS(&r, "PERF-BEFORE-HEADER");
-    EXPECT_AT(&r, "PERF-BEFORE-HEADER", first, "3 perf-channel messages");
-    CHECK(r.f[0].length == 2 + 2 + 8 + 8, "covers the 3 messages: %llu",
+    EXPECT_AT(&r, "PERF-BEFORE-HEADER", first, "3 perf-channel messages from offset 0 to");
+    char want[80];
+    snprintf(want, sizeof want, "(the 32-bit marker 0x70657266 at offset %llu)",
+             (unsigned long long)hdr);
+    EXPECT_AT(&r, "PERF-BEFORE-HEADER", first, want);
+    CHECK(r.f[0].length == 2 + 2 + 8 + 8 && r.f[0].severity == TC_ERROR,
+          "an error covering the 3 messages: %llu", (unsigned long long)r.f[0].length);
+    CHECK(r.nrec == 1, "the record after the header is read");
+    tb_run_free(&r);
+
+    /* A wrapped buffer (ruling 14): the header that configured them was
+     * overwritten, a warning. */
+    tb_opts o = {.wrapped = 1};
+    tb_run_msgs(&b, &o, &r);
+    EXPECT_IDS(&r, "PERF-BEFORE-HEADER-WRAPPED");
+    EXPECT_AT(&r, "PERF-BEFORE-HEADER-WRAPPED", first, "3 perf-channel messages from offset 0");
+    EXPECT_AT(&r, "PERF-BEFORE-HEADER-WRAPPED", first, "in a wrapped buffer");
+    CHECK(r.f[0].severity == TC_WARNING && r.errors == 0 && r.nrec == 1, "a warning");
+    tb_run_free(&r);
+    tb_free(&b);
+
+    /* A header abandoned at once still says the channel holds perf data. */
+    tb_init(&b, 0);
+    first = tb_w8(&b, TC_PERF_MANUAL);
+    tb_w32(&b, TC_PERF_DEFAULT_MARKER);
+    tb_w8(&b, 7);
+    tb_run_msgs(&b, NULL, &r);
+    EXPECT_IDS(&r, "PERF-BEFORE-HEADER PERF-COUNT-TYPE");
+    EXPECT_AT(&r, "PERF-BEFORE-HEADER", first, "1 perf-channel message at offset 0 before");
+    tb_run_free(&r);
+    tb_free(&b);
+}
+
+static void test_no_header(void)
+{
+    /* Ruling 14: messages, no header anywhere: one warning, nothing judged
+     * (a width code 1, a value too wide, a 16-bit write out of place). */
+    tb_msgs b;
+    tb_init(&b, 0);
+    tb_msg(&b, 5 * 4, 0x41); /* channel 5: not counted */
+    uint64_t first = tb_w8(&b, 0x48);
+    tb_msg(&b, 0x19, 0x69);
+    tb_w16(&b, 0x1ffff);
+    tb_w32(&b, 0xdeadbeef);
+    uint64_t last = tb_w8(&b, 0x0a);
+    tb_run r;
+    tb_run_msgs(&b, NULL, &r);
+    EXPECT_IDS(&r, "PERF-NO-HEADER");
+    char want[120];
+    snprintf(want, sizeof want, "5 perf-channel messages from offset %llu to offset %llu and no "
+             "header (the 32-bit marker 0x70657266) anywhere",
+             (unsigned long long)first, (unsigned long long)last);
+    EXPECT_AT(&r, "PERF-NO-HEADER", first, want);
+    EXPECT_AT(&r, "PERF-NO-HEADER", first, "channel 6");
+    EXPECT_AT(&r, "PERF-NO-HEADER", first, "the messages are not judged");
+    CHECK(r.f[0].severity == TC_WARNING && r.errors == 0 && !r.f[0].unlocated,
+          "a located warning");
+    CHECK(r.f[0].length == last + 4 - first, "spans the messages: %llu",
           (unsigned long long)r.f[0].length);
+    tb_run_free(&r);
+    tb_opts o = {.wrapped = 1};
+    tb_run_msgs(&b, &o, &r);
+    EXPECT_IDS(&r, "PERF-NO-HEADER");
+    EXPECT_AT(&r, "PERF-NO-HEADER", first, "lost to the wrap of this buffer");
+    tb_run_free(&r);
+    tb_free(&b);
+
+    /* One message on the text list's lines. */
+    tb_init(&b, 1);
+    tb_w8(&b, 0x21);
+    tb_run_msgs(&b, NULL, &r);
+    EXPECT_IDS(&r, "PERF-NO-HEADER");
+    EXPECT_AT(&r, "PERF-NO-HEADER", 0, "1 perf-channel message at line 1 and no header");
+    CHECK(r.f[0].line == 1, "line %u", r.f[0].line);
+    tb_run_free(&r);
+    tb_free(&b);
+}
+
+static void test_unreadable_before_header(void)
+{
+    /* Messages that cannot be read before the first header are judged
+     * when the header comes, in the order of their first message, each
+     * rule once, with the count. */
+    tb_msgs b;
+    tb_init(&b, 0);
+    uint64_t wide = tb_w16(&b, 0x10000);
+    uint64_t code1 = tb_msg(&b, 0x19, 1);
+    tb_msg(&b, 0x19, 2);
+    uint64_t rec = tb_w8(&b, TC_PERF_MANUAL);
+    tb_msg(&b, 0x1b, 0x100);
+    uint64_t hdr = tb_header_w(&b, TC_PERF_RAW, 0, 64);
+    tb_record(&b, TC_PERF_MANUAL, 0x1000, 0, NULL, 0);
+    tb_run r;
+    tb_run_msgs(&b, NULL, &r);
+    EXPECT_IDS(&r, "PERF-ITC-VALUE-WIDTH PERF-ITC-WIDTH-CODE PERF-BEFORE-HEADER");
+    char want[100];
+    snprintf(want, sizeof want, "(the first of 2 such messages before the first header, at "
+             "offset %llu)", (unsigned long long)hdr);
+    EXPECT_AT(&r, "PERF-ITC-VALUE-WIDTH", wide, want);
+    EXPECT_AT(&r, "PERF-ITC-VALUE-WIDTH", wide, "the value 0x10000");
+    EXPECT_AT(&r, "PERF-ITC-WIDTH-CODE", code1, want);
+    EXPECT_AT(&r, "PERF-BEFORE-HEADER", rec, "1 perf-channel message at");
     CHECK(r.nrec == 1, "the record after the header is read");
     tb_run_free(&r);
     tb_free(&b);
 
-    tb_init(&b, 0); /* no header at all */
-    tb_w8(&b, TC_PERF_MANUAL);
+    /* Only unreadable messages before it: their ITC findings alone. */
+    tb_init(&b, 0);
+    code1 = tb_msg(&b, 0x19, 1);
+    hdr = tb_header_w(&b, TC_PERF_RAW, 0, 64);
     tb_run_msgs(&b, NULL, &r);
-    EXPECT_IDS(&r, "PERF-BEFORE-HEADER");
-    EXPECT_AT(&r, "PERF-BEFORE-HEADER", 0,
-              "1 perf-channel message at offset 0 comes before the first header");
-    EXPECT_AT(&r, "PERF-BEFORE-HEADER", 0, "no header");
+    EXPECT_IDS(&r, "PERF-ITC-WIDTH-CODE");
+    snprintf(want, sizeof want, "(it comes before the first header, at offset %llu)",
+             (unsigned long long)hdr);
+    EXPECT_AT(&r, "PERF-ITC-WIDTH-CODE", code1, want);
     tb_run_free(&r);
     tb_free(&b);
 }
@@ -757,34 +879,55 @@ static void test_call_stack(void)
     tb_msgs b;
     tb_init(&b, 0);
     tb_header_w(&b, TC_PERF_RAW, 0, 64);
-    tb_record(&b, TC_PERF_FUNC_ENTRY, 0x100, 0x200, NULL, 0);
-    uint64_t at = tb_record(&b, TC_PERF_FUNC_EXIT, 0x300, 0x100, NULL, 0);
-    tb_record(&b, TC_PERF_FUNC_ENTRY, 0x100, 0x400, NULL, 0);
-    tb_record(&b, TC_PERF_FUNC_EXIT, 0x400, 0x100, NULL, 0);
+    tb_record(&b, TC_PERF_FUNC_ENTRY, 0x200, 0x110, NULL, 0);
+    tb_record(&b, TC_PERF_FUNC_ENTRY, 0x300, 0x21a, NULL, 0);
+    uint64_t at = tb_record(&b, TC_PERF_FUNC_EXIT, 0x400, 0x21a, NULL, 0); /* another function */
+    tb_record(&b, TC_PERF_FUNC_EXIT, 0x200, 0x110, NULL, 0); /* forgotten: not checked */
+    tb_record(&b, TC_PERF_FUNC_ENTRY, 0x300, 0x11c, NULL, 0);
+    tb_record(&b, TC_PERF_FUNC_EXIT, 0x300, 0x11c, NULL, 0);
     tb_run r;
     tb_run_msgs(&b, NULL, &r);
     EXPECT_IDS(&r, "PERF-CALL-STACK");
-    EXPECT_AT(&r, "PERF-CALL-STACK", at, "leaves 0x300 but control is in 0x200");
+    EXPECT_AT(&r, "PERF-CALL-STACK", at,
+              "leaves 0x400 (call site 0x21a), but the innermost open call is of 0x300, entered "
+              "from call site 0x21a (depth 2); the open calls are forgotten");
+    const tb_finding *f = tb_find(&r, "PERF-CALL-STACK");
+    CHECK(f && f->severity == TC_WARNING, "a warning");
     tb_run_free(&r);
 
-    tb_free(&b); /* a return to the wrong caller */
+    tb_free(&b); /* the right function for another call site: the call closes */
+    tb_init(&b, 0);
+    tb_header_w(&b, TC_PERF_RAW, 0, 64);
+    tb_record(&b, TC_PERF_FUNC_ENTRY, 0x200, 0x110, NULL, 0);
+    tb_record(&b, TC_PERF_FUNC_ENTRY, 0x300, 0x21a, NULL, 0);
+    at = tb_record(&b, TC_PERF_FUNC_EXIT, 0x300, 0x21e, NULL, 0);
+    tb_record(&b, TC_PERF_FUNC_EXIT, 0x200, 0x110, NULL, 0);
+    tb_run_msgs(&b, NULL, &r);
+    EXPECT_IDS(&r, "PERF-CALL-STACK");
+    EXPECT_AT(&r, "PERF-CALL-STACK", at,
+              "leaves 0x300 for call site 0x21e, but the call it closes (depth 2) was entered "
+              "from call site 0x21a");
+    tb_run_free(&r);
+
+    tb_free(&b); /* the Doc's reading (current function, then callee) is not the writers' */
     tb_init(&b, 0);
     tb_header_w(&b, TC_PERF_RAW, 0, 64);
     tb_record(&b, TC_PERF_FUNC_ENTRY, 0x100, 0x200, NULL, 0);
-    at = tb_record(&b, TC_PERF_FUNC_EXIT, 0x200, 0x180, NULL, 0);
+    at = tb_record(&b, TC_PERF_FUNC_EXIT, 0x200, 0x100, NULL, 0);
     tb_run_msgs(&b, NULL, &r);
     EXPECT_IDS(&r, "PERF-CALL-STACK");
-    EXPECT_AT(&r, "PERF-CALL-STACK", at, "to 0x180 but its caller on the call stack is 0x100");
+    EXPECT_AT(&r, "PERF-CALL-STACK", at, "leaves 0x200 (call site 0x100), but the innermost open "
+              "call is of 0x100, entered from call site 0x200");
     tb_run_free(&r);
 
-    tb_free(&b); /* an entry from the wrong function */
+    tb_free(&b); /* a new header forgets the open calls */
     tb_init(&b, 0);
     tb_header_w(&b, TC_PERF_RAW, 0, 64);
-    tb_record(&b, TC_PERF_FUNC_ENTRY, 0x100, 0x200, NULL, 0);
-    at = tb_record(&b, TC_PERF_FUNC_ENTRY, 0x300, 0x400, NULL, 0);
+    tb_record(&b, TC_PERF_FUNC_ENTRY, 0x200, 0x110, NULL, 0);
+    tb_header_w(&b, TC_PERF_RAW, 0, 64);
+    tb_record(&b, TC_PERF_FUNC_EXIT, 0x300, 0x21a, NULL, 0);
     tb_run_msgs(&b, NULL, &r);
-    EXPECT_IDS(&r, "PERF-CALL-STACK");
-    EXPECT_AT(&r, "PERF-CALL-STACK", at, "calls from 0x300 but control is in 0x200");
+    EXPECT_IDS(&r, "");
     tb_run_free(&r);
     tb_free(&b);
 }
@@ -906,7 +1049,9 @@ static const tu_test tests[] = {
     {"PERF-NO-DATA", test_no_data},
     {"PERF-ITC-WIDTH-CODE", test_width_code_1},
     {"PERF-ITC-VALUE-WIDTH", test_value_width},
-    {"PERF-BEFORE-HEADER", test_before_header},
+    {"PERF-BEFORE-HEADER and -WRAPPED", test_before_header},
+    {"PERF-NO-HEADER", test_no_header},
+    {"unreadable messages before the first header", test_unreadable_before_header},
     {"PERF-HEADER-WIDTH", test_header_width},
     {"PERF-COUNT-TYPE", test_count_type},
     {"PERF-OPENSBI-TYPE", test_opensbi_type},

@@ -65,7 +65,8 @@ gen('y_perf_gen_mask_zero_itc', '--seed 13 %s' % SMALL, 'a generated text list w
 gen('y_perf_gen_wide_values', '--seed 27 %s' % SMALL, 'a generated trace with 64-bit addresses '
     '(low word bit 0 set, a high word) and counter values over 32 bits (a 16-bit high part)')
 gen('y_perf_gen_entry_exit', '--seed 7 %s' % SMALL,
-    'a generated trace of function entry and exit records, count type delta XOR')
+    'a generated trace of function entry and exit records, count type delta XOR, the calls '
+    'written as the writers write them', ruling='rulings 6, 15')
 
 violate('y_perf_gen_mid_start', 'PERF-NEXUS-MID-START', 1, 'a generated trace that starts '
         'inside a message, as a wrapped buffer does: a warning', warning=True,
@@ -80,6 +81,13 @@ violate('y_perf_gen_no_data', 'PERF-NO-DATA', 1, 'a generated Nexus trace of oth
         'only: no perf-channel message, a warning', warning=True, ruling='ruling 11')
 violate('y_perf_gen_no_data_itc', 'PERF-NO-DATA', 1, 'a generated text list without a '
         'perf-channel message: a warning', 'itc', warning=True, ruling='ruling 11')
+violate('y_perf_gen_no_header_itc', 'PERF-NO-HEADER', 2, 'a generated text list of records '
+        'without a header: a warning, the records are not judged', 'itc', warning=True,
+        ruling='ruling 14')
+gen('y_perf_gen_before_header_wrapped', '--violate PERF-BEFORE-HEADER-WRAPPED --seed 1 %s'
+    % SMALL, 'a generated wrapped buffer (it starts inside a message) with a record before its '
+    'first header: two warnings', warnings=['PERF-NEXUS-MID-START',
+                                           'PERF-BEFORE-HEADER-WRAPPED'], ruling='rulings 12, 14')
 for rule, seed, what, ruling in (
         ('PERF-ADDRESS-HIGH-ZERO', 1, 'a 32-bit address written with a high word of 0', None),
         ('PERF-COUNTER-HIGH-ZERO', 2, 'a counter value followed by a 16-bit high part of 0',
@@ -87,14 +95,16 @@ for rule, seed, what, ruling in (
         ('PERF-RECORD-TRUNCATED', 1, 'a trace that ends inside its last record', 'ruling 5'),
         ('PERF-MIXED-RECORDS', 1, 'a record of another kind than the others', 'ruling 6'),
         ('PERF-RAW-BACKWARDS', 2, 'a raw counter value below the one before', 'ruling 6'),
-        ('PERF-CALL-STACK', 7, 'an exit record that returns elsewhere than to its caller',
-         'ruling 6')):
+        ('PERF-CALL-STACK', 7, 'an exit record whose call site is not its entry\'s',
+         'ruling 6'),
+        ('PERF-NEXUS-TRUNCATED', 1, 'a file that ends inside a message (a capture stopped '
+         'there)', 'ruling 13'),
+        ('PERF-NO-HEADER', 1, 'records but no header anywhere', 'ruling 14')):
     violate('y_perf_gen_' + rule[5:].lower().replace('-', '_'), rule, seed,
             'a generated trace with %s: a warning' % what, warning=True, ruling=ruling)
 
 for rule, seed, what, container, ruling in (
         ('PERF-NEXUS-MESSAGE-LONG', 1, 'a 65-byte message', 'rtd', 'ruling 1'),
-        ('PERF-NEXUS-TRUNCATED', 1, 'a file that ends inside a message', 'rtd', 'ruling 1'),
         ('PERF-NEXUS-DA-FIELDS', 1, 'another channel\'s Data Acquisition message without its '
          'DQDATA', 'rtd', 'ruling 12'),
         ('PERF-NEXUS-FIELD-WIDTH', 1, 'a DQDATA field of over 64 bits', 'rtd', None),
@@ -221,15 +231,30 @@ def mask_zero():
 
 
 @hand('y_perf_entry_exit', 'function entry and exit records that nest as calls and returns, '
-      'with an address over 32 bits')
+      'as the writers write them (the function, then the call site in its caller; an exit '
+      'repeats its entry\'s addresses), with an address over 32 bits', ('rtd', 'itc'),
+      ruling='rulings 6, 15')
 def entry_exit():
     t = Trace()
     t.header(RAW, [Counter(0, code=1, width=64)])
-    main, f, g = 0x80000100, 0x80000200, 0x100000300
-    t.record(ENTRY, [main, f], [10])
-    t.record(ENTRY, [f, g], [20])
-    t.record(EXIT, [g, f], [30])
-    t.record(EXIT, [f, main], [40])
+    f, g = 0x80000200, 0x100000300
+    in_main, in_f = 0x8000011c, 0x80000246   # call sites: in main, in f
+    t.record(ENTRY, [f, in_main], [10])
+    t.record(ENTRY, [g, in_f], [20])
+    t.record(EXIT, [g, in_f], [30])
+    t.record(EXIT, [f, in_main], [40])
+    return t
+
+
+@hand('y_perf_exit_without_entry', 'exit records before any entry (the trace began inside those '
+      'functions), then a call: valid', ('rtd', 'itc'), ruling='rulings 6, 15')
+def exit_without_entry():
+    t = Trace()
+    t.header(RAW, [Counter(0, code=1, width=64)])
+    t.record(EXIT, [0x80000300, 0x8000022a], [10])
+    t.record(EXIT, [0x80000200, 0x80000112], [20])
+    t.record(ENTRY, [0x80000400, 0x80000130], [30])
+    t.record(EXIT, [0x80000400, 0x80000130], [40])
     return t
 
 
@@ -335,13 +360,39 @@ def raw_backwards():
     return t
 
 
-@hand('y_perf_call_stack_exit_unopened', 'an exit record of a function never entered: a '
-      'warning', warnings=['PERF-CALL-STACK'], ruling='ruling 6')
+@hand('y_perf_call_stack_exit_unopened', 'an exit record of a function never entered, while '
+      'a call of another is open: a warning', warnings=['PERF-CALL-STACK'], ruling='ruling 6')
 def call_stack_exit_unopened():
     t = Trace()
     t.header(RAW, [Counter(0, code=1, width=64)])
-    t.record(ENTRY, [0x80000100, 0x80000200], [10])
-    t.record(EXIT, [0x80000300, 0x80000100], [20])
+    t.record(ENTRY, [0x80000200, 0x8000011c], [10])
+    t.record(EXIT, [0x80000300, 0x8000020e], [20])
+    return t
+
+
+@hand('y_perf_call_stack_wrong_call_site', 'an exit record of the function entered, for another '
+      'call site than its entry\'s: a warning', ('rtd', 'itc'), warnings=['PERF-CALL-STACK'],
+      ruling='ruling 6')
+def call_stack_wrong_call_site():
+    t = Trace()
+    t.header(RAW, [Counter(0, code=1, width=64)])
+    t.record(ENTRY, [0x80000200, 0x8000011c], [10])
+    t.record(ENTRY, [0x80000300, 0x8000021a], [20])
+    t.record(EXIT, [0x80000300, 0x8000021e], [30])
+    t.record(EXIT, [0x80000200, 0x8000011c], [40])
+    return t
+
+
+@hand('y_perf_call_stack_doc_order', 'entry and exit records written as the Doc describes them '
+      '(the current function, then the function control moves to), which is not what the '
+      'writers write: the exits do not match, a warning', ('rtd', 'itc'),
+      warnings=['PERF-CALL-STACK'], ruling='rulings 6, 15')
+def call_stack_doc_order():
+    t = Trace()
+    t.header(RAW, [Counter(0, code=1, width=64)])
+    main, f = 0x80000100, 0x80000200
+    t.record(ENTRY, [main, f], [10])
+    t.record(EXIT, [f, main], [20])
     return t
 
 
@@ -413,6 +464,49 @@ def nexus_mid_start():
     return b'\x00\x61\x03' + t.nexus()
 
 
+@hand('y_perf_before_header_wrapped', 'a wrapped buffer (it starts inside a message) whose first '
+      'perf-channel messages are a record\'s tail and a whole record before the first header: '
+      'warnings, no error', warnings=['PERF-NEXUS-MID-START', 'PERF-BEFORE-HEADER-WRAPPED'],
+      ruling='rulings 12, 14')
+def before_header_wrapped():
+    t = Trace()
+    t.w32(1234)                       # the last counter of a record whose start was overwritten
+    t.record(MANUAL, [0x80001000], [1100, 2100])
+    t.header(RAW, P.two_counters())
+    t.record(MANUAL, [0x80001010], [1200, 2200])
+    return b'\x00\x61\x03' + t.nexus()
+
+
+@hand('y_perf_nexus_truncated', 'a file that ends inside a message (no byte with MSEO 3), after '
+      'a whole record: the capture stopped there, a warning; the incomplete message is not '
+      'decoded', warnings=['PERF-NEXUS-TRUNCATED'], ruling='ruling 13')
+def nexus_truncated():
+    t = base()
+    t.nexus_bytes(P.da_message(P.tag(8), MANUAL)[:-1])
+    return t.nexus()
+
+
+@hand('y_perf_nexus_truncated_in_record', 'a capture that stopped inside the message of a '
+      'record\'s counter value: the message and the record are both cut short, two warnings',
+      warnings=['PERF-NEXUS-TRUNCATED', 'PERF-RECORD-TRUNCATED'], ruling='rulings 5, 13')
+def nexus_truncated_in_record():
+    t = base()
+    t.w8(MANUAL)
+    t.address(0x80001010)
+    t.w32(1100)
+    t.nexus_bytes(P.da_message(P.tag(32), 2100)[:3])
+    return t.nexus()
+
+
+@hand('y_perf_nexus_truncated_other_tcode', 'a capture that stopped inside an instruction-trace '
+      'message (TCODE 3), as SiFive\'s 4 KiB decoder-test captures do: a warning',
+      warnings=['PERF-NEXUS-TRUNCATED'], ruling='ruling 13')
+def nexus_truncated_other_tcode():
+    t = base()
+    t.nexus_bytes(P.message(3, [0x12, 0x3456])[:2])
+    return t.nexus()
+
+
 # -- n_: the Nexus container
 
 @hand('n_perf_nexus_da_without_dqdata_other_channel', 'a Data Acquisition message of ITC channel '
@@ -467,13 +561,16 @@ def nexus_message_65_bytes():
     return t.nexus(), at
 
 
-@hand('n_perf_nexus_truncated', 'a file that ends inside a perf-channel message (no byte with '
-      'MSEO 3)', errors=['PERF-NEXUS-TRUNCATED'], ruling='ruling 1')
-def nexus_truncated():
-    t = base()
-    at = len(t.nexus())
-    t.nexus_bytes(P.da_message(P.tag(8), MANUAL)[:-1])
-    return t.nexus(), at
+@hand('n_perf_nexus_truncated_in_header', 'a capture that stopped inside a header\'s message: '
+      'the cut message is a warning (ruling 13), the header cut by the end an error (ruling 5)',
+      errors=['PERF-HEADER-TRUNCATED'], warnings=['PERF-NEXUS-TRUNCATED'],
+      ruling='rulings 5, 13')
+def nexus_truncated_in_header():
+    t = Trace()
+    t.w32(MARKER)
+    t.w8(RAW)
+    t.nexus_bytes(P.da_message(P.tag(32), 3)[:2])
+    return t.nexus(), 0
 
 
 # -- n_: ITC writes
@@ -501,16 +598,54 @@ def value_over_write_width():
     return t, at
 
 
-# -- n_: headers
+@hand('n_perf_width_code_1_before_header', 'a perf-channel message with IDTAG 0x19 (width code '
+      '1) before the first header: judged when the header comes', ('rtd', 'itc'),
+      errors=['PERF-ITC-WIDTH-CODE'], ruling='rulings 2, 14')
+def width_code_1_before_header():
+    t = Trace()
+    t.msg(0x19, 2)
+    t.header(RAW, P.two_counters())
+    t.record(MANUAL, [0x80001010], [1100, 2100])
+    return t, 0
+
+
+# -- n_ and y_: headers
 
 @hand('n_perf_record_before_header', 'a manual record before the first header',
-      ('rtd', 'itc'), errors=['PERF-BEFORE-HEADER'], ruling='ruling 4')
+      ('rtd', 'itc'), errors=['PERF-BEFORE-HEADER'], ruling='rulings 4, 14')
 def record_before_header():
     t = Trace()
     t.record(MANUAL, [0x80001000], [])
     t.header(RAW, P.two_counters())
     t.record(MANUAL, [0x80001010], [1100, 2100])
     return t, 0
+
+
+@hand('y_perf_no_header', 'manual records and no header anywhere: not perf data as far as can '
+      'be told, a warning, the records are not judged', ('rtd', 'itc'),
+      warnings=['PERF-NO-HEADER'], ruling='ruling 14')
+def no_header():
+    t = Trace()
+    t.record(MANUAL, [0x80001000], [1000, 2000])
+    t.record(MANUAL, [0x80001010], [1100, 2100])
+    return t
+
+
+@hand('y_perf_no_header_printf', 'ITC channel 6 used for printf-style output (text in 32-bit '
+      'and 8-bit writes, a 16-bit write, IDTAG 0x19 of width code 1, a value wider than its '
+      'write), as in SiFive\'s decoder tests, and no header: one warning, no error of any kind',
+      ('rtd', 'itc'), warnings=['PERF-NO-HEADER'], ruling='ruling 14')
+def no_header_printf():
+    t = Trace()
+    text = b'Hello, world!\n'
+    for i in range(0, len(text) - len(text) % 4, 4):
+        t.w32(int.from_bytes(text[i:i + 4], 'little'))
+    for c in text[len(text) - len(text) % 4:]:
+        t.w8(c)
+    t.w16(0x0a0d)
+    t.msg(0x19, 0x41)
+    t.w8(0x1234)
+    return t
 
 
 @hand('n_perf_count_type_3', 'a count type of 3', ('rtd', 'itc'), errors=['PERF-COUNT-TYPE'],
@@ -702,6 +837,17 @@ def text_nul():
       ('itc',), errors=['PERF-TEXT-SYNTAX'], ruling='spec/perf.md, Text message list')
 def text_stray_character():
     return text_case(['0x14 12z\n'], 11, 7)  # the 'z'
+
+
+@hand('n_perf_text_last_line_one_number', 'a list whose last line, without its line feed, holds '
+      'one number (a line cut by the end of the file: the text list has no framing to tell)',
+      ('itc',), errors=['PERF-TEXT-SYNTAX'], ruling='ruling 13; spec/perf.md, Text message list')
+def text_last_line_one_number():
+    t = Trace()
+    t.header(RAW, [])
+    t.record(MANUAL, [0x80001000], [])
+    data = t.text()
+    return data + b'0x1b', len(data)
 
 
 @hand('y_perf_text_forms', 'the forms a text list allows: decimal and 0X numbers in either '

@@ -119,8 +119,12 @@ int perf_generate(const perf_gen_params *p, int violate, perf_sink sink, perf_ge
         mu.applied = m->before(&mu, cfg, &u);
         emit(&o, &u);
     }
-    emit_header(&o, &w, &u);
-    headers++;
+    if (plan.no_header)
+        mu.applied = 1; /* the records alone */
+    else {
+        emit_header(&o, &w, &u);
+        headers++;
+    }
     uint64_t data_start = o.total, avg = per_record;
     for (uint64_t idx = 0;; idx++) {
         if (idx >= second_at) {

@@ -167,6 +167,12 @@ static uint64_t pc_in(perf_model *m, unsigned f)
     return m->func[f] + 2 * tc_rng_below(m->rng, m->fsize[f] / 2);
 }
 
+/* Where a call in function f returns to: past f's first instruction. */
+static uint64_t call_site_in(perf_model *m, unsigned f)
+{
+    return m->func[f] + 2 + 2 * tc_rng_below(m->rng, m->fsize[f] / 2 - 1);
+}
+
 static void advance(perf_model *m)
 {
     tc_rng *rng = m->rng;
@@ -217,33 +223,38 @@ void perf_model_next(perf_model *m, perf_record *r, int kind)
         return;
     default: break;
     }
-    /* Calls: the current function and the function control moves to. */
+    /* Calls, as the writers record them from -finstrument-functions: the
+     * function entered or left, then the call site in its caller; an exit
+     * repeats its entry's two addresses (spec/perf.md, "Function entry
+     * and exit records"). */
     int enter = m->depth == 0                                ? 1
                 : m->unwinding || m->depth >= PERF_MAX_DEPTH ? 0
                                                              : tc_rng_chance(m->rng, 1, 2);
     r->naddr = 2;
-    r->addr[0] = m->func[cur];
     if (enter) {
         unsigned callee = 1 + (unsigned)tc_rng_below(m->rng, m->nfunc - 1);
-        m->stack[m->depth++] = callee;
+        m->stack[m->depth] = callee;
+        m->site[m->depth] = call_site_in(m, cur);
         r->type = PERF_REC_ENTRY;
-        r->addr[1] = m->func[callee];
+        r->addr[0] = m->func[callee];
+        r->addr[1] = m->site[m->depth];
+        m->depth++;
     } else {
         m->depth--;
         r->type = PERF_REC_EXIT;
-        r->addr[1] = m->func[m->depth ? m->stack[m->depth - 1] : 0];
+        r->addr[0] = m->func[m->stack[m->depth]];
+        r->addr[1] = m->site[m->depth];
     }
 }
 
-uint64_t perf_model_other_func(perf_model *m, uint64_t a, uint64_t b)
+uint64_t perf_model_other_site(perf_model *m, uint64_t site)
 {
-    /* From a drawn start, the first that differs: no loop on a choice
-     * stream that only gives zeros. (There are at least 8 functions.) */
-    unsigned start = (unsigned)tc_rng_below(m->rng, m->nfunc);
-    for (unsigned i = 0; i < m->nfunc; i++) {
-        uint64_t f = m->func[(start + i) % m->nfunc];
-        if (f != a && f != b)
-            return f;
-    }
-    return m->func[0] + 2; /* not reached */
+    /* A function is at least 16 bytes, so there are 7 call sites in it or
+     * more: one other than site comes within two draws, or from a fixed
+     * choice (no loop on a choice stream that only gives zeros). */
+    unsigned cur = m->depth ? m->stack[m->depth - 1] : 0;
+    uint64_t other = call_site_in(m, cur);
+    if (other == site)
+        other = site == m->func[cur] + 2 ? site + 2 : m->func[cur] + 2;
+    return other;
 }

@@ -65,6 +65,7 @@ typedef struct perf_model {
     uint64_t func[PERF_MAX_FUNCS];
     uint32_t fsize[PERF_MAX_FUNCS];
     unsigned stack[PERF_MAX_DEPTH]; /* open calls' callees; main (func 0) is below */
+    uint64_t site[PERF_MAX_DEPTH];  /* and their call sites, in the caller */
     unsigned depth;
     uint64_t cycles;   /* since the start */
     uint64_t time;     /* the time counter (also the encoder's timestamp) */
@@ -78,8 +79,9 @@ void perf_model_init(perf_model *m, tc_rng *rng, const perf_plan *plan);
 /* The next record. kind: -1 for the collection method's, or a record type
  * to take a sample of that kind instead (PERF_REC_MANUAL or PERF_REC_ISR). */
 void perf_model_next(perf_model *m, perf_record *r, int kind);
-/* A function address other than a and b (a wrong caller, for mutators). */
-uint64_t perf_model_other_func(perf_model *m, uint64_t a, uint64_t b);
+/* An address in the function control is in, other than site: a call
+ * site that no open call was entered from (for mutators). */
+uint64_t perf_model_other_site(perf_model *m, uint64_t site);
 
 static inline uint64_t perf_width_mask(unsigned width)
 {

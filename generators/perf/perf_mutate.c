@@ -37,6 +37,10 @@ static void plan_no_data(perf_gen_plan *p)
 {
     p->no_data = 1;
 }
+static void plan_no_header(perf_gen_plan *p)
+{
+    p->no_header = 1;
+}
 static void plan_raw(perf_gen_plan *p)
 {
     p->model.count_type = PERF_COUNT_RAW;
@@ -336,7 +340,9 @@ static int call_stack(perf_mutation *mu, const perf_writer *w, perf_record *r, i
     (void)last;
     if (r->type != PERF_REC_EXIT)
         return 0;
-    r->addr[1] = perf_model_other_func(mu->model, r->addr[0], r->addr[1]);
+    /* The right function, left for a call site its entry did not come
+     * from: the call still closes, so the records after it match. */
+    r->addr[1] = perf_model_other_site(mu->model, r->addr[1]);
     return 1;
 }
 
@@ -380,9 +386,16 @@ static const perf_mutator mutators[] = {
     {TC_RULE_PERF_NO_DATA, BOTH, PERF_AT_START,
      "writes only other traffic (other TCODEs and ITC channels; comments in a text list)",
      plan_no_data, NULL, NULL, NULL, NULL, NULL},
+    {TC_RULE_PERF_NO_HEADER, BOTH, PERF_AT_START,
+     "leaves the header out: the records alone, as when the channel carries something else",
+     plan_no_header, NULL, NULL, NULL, NULL, NULL},
     {TC_RULE_PERF_BEFORE_HEADER, BOTH, PERF_AT_START,
      "a manual record (type and one address) before the first header", NULL, before_header, NULL,
      NULL, NULL, NULL},
+    {TC_RULE_PERF_BEFORE_HEADER_WRAPPED, RTD, PERF_AT_START,
+     "a wrapped buffer: the file starts with a message's last 3 bytes, then a manual record "
+     "before the first header",
+     NULL, before_header, NULL, NULL, NULL, mid_start},
     {TC_RULE_PERF_HEADER_WIDTH, BOTH, PERF_AT_START,
      "before the first header, a header abandoned at its count type, written as a 32-bit "
      "write",
@@ -438,7 +451,7 @@ static const perf_mutator mutators[] = {
      "raw count type: a counter value one below the record before's", plan_raw, NULL, raw_backwards,
      NULL, NULL, NULL},
     {TC_RULE_PERF_CALL_STACK, BOTH, PERF_AT_MIDDLE,
-     "entry/exit records: a function exit returns to a function other than its caller", plan_calls,
+     "entry/exit records: a function exit names a call site other than its entry's", plan_calls,
      NULL, call_stack, NULL, NULL, NULL},
 };
 

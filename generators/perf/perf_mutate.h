@@ -19,6 +19,7 @@ typedef struct perf_gen_plan {
     int second_header; /* 1: write a second header (the generator applies it) */
     int mixed;         /* 1: one record of another kind (the generator applies it) */
     int no_data;       /* 1: no perf-channel message at all */
+    int no_header;     /* 1: no header: the records alone */
 } perf_gen_plan;
 
 typedef struct perf_mutation {

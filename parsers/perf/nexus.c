@@ -239,7 +239,7 @@ static void report_long(nexus *n, const uint8_t *b)
 }
 
 uint64_t tc_nexus_read(tc_reader *r, tc_diag_sink *d, unsigned srcbits, tc_perf_msg_fn fn,
-                       void *user)
+                       void *user, int *wrapped)
 {
     nexus n = {.d = d, .srcbits = srcbits > TC_NEXUS_MAX_SRCBITS ? TC_NEXUS_MAX_SRCBITS : srcbits,
                .fn = fn, .user = user};
@@ -259,6 +259,8 @@ uint64_t tc_nexus_read(tc_reader *r, tc_diag_sink *d, unsigned srcbits, tc_perf_
                         skipped++;
                     continue;
                 }
+                if (skipped && wrapped)
+                    *wrapped = 1; /* before the first message is delivered */
                 if (skipped)
                     tc_report(d, TC_RULE_PERF_NEXUS_MID_START, 0, base + i,
                               "the first message starts at offset %llu: the %llu bytes before "
@@ -311,13 +313,19 @@ uint64_t tc_nexus_read(tc_reader *r, tc_diag_sink *d, unsigned srcbits, tc_perf_
     }
     if (state == IN_MSG)
         tc_report(d, TC_RULE_PERF_NEXUS_TRUNCATED, n.start, n.len,
-                  "the file ends inside a message (TCODE %u) after %u bytes, before a byte "
-                  "with MSEO 3",
-                  n.buf[0] >> 2, n.len);
-    else if (state == SEARCH && skipped)
+                  "the capture stops inside a message: the file ends %u byte%s into the "
+                  "message (TCODE %u%s) that starts at offset %llu, before a byte with MSEO 3; "
+                  "the incomplete message is not decoded",
+                  n.len, n.len == 1 ? "" : "s", n.buf[0] >> 2,
+                  n.buf[0] >> 2 == TC_NEXUS_TCODE_DATA_ACQ ? ", Data Acquisition" : "",
+                  (unsigned long long)n.start);
+    else if (state == SEARCH && skipped) {
+        if (wrapped)
+            *wrapped = 1;
         tc_report(d, TC_RULE_PERF_NEXUS_MID_START, 0, tc_pos(r),
                   "no message starts in the file: its %llu bytes (not counting 0xFF idle "
                   "bytes) are 0x00 or end a field or message",
                   (unsigned long long)skipped);
+    }
     return n.delivered;
 }

@@ -85,7 +85,7 @@ void tc_perf_parse(tc_reader *r, const tc_parse_ctx *ctx)
     if (container == TC_PERF_CONTAINER_TEXT)
         tc_itc_text_read(r, ctx->diags, on_msg, p);
     else
-        tc_nexus_read(r, ctx->diags, o->perf_srcbits, on_msg, p);
+        tc_nexus_read(r, ctx->diags, o->perf_srcbits, on_msg, p, &p->sm.wrapped);
     tc_perf_sm_finish(&p->sm);
     free(p);
 }

@@ -33,10 +33,12 @@ typedef void (*tc_perf_msg_fn)(void *user, const tc_perf_msg *m);
 
 /* Reads a Nexus byte stream to its end: Data Acquisition messages go to
  * fn, every other message is skipped by its framing; framing findings
- * (PERF-NEXUS-*) go to d. srcbits: 0..TC_NEXUS_MAX_SRCBITS. Returns the
- * number of Data Acquisition messages delivered. */
+ * (PERF-NEXUS-*) go to d. srcbits: 0..TC_NEXUS_MAX_SRCBITS. When the file
+ * starts in the middle of a message (a wrapped buffer, PERF-NEXUS-MID-START)
+ * *wrapped is set to 1 before the first message is delivered (wrapped may
+ * be NULL). Returns the number of Data Acquisition messages delivered. */
 uint64_t tc_nexus_read(tc_reader *r, tc_diag_sink *d, unsigned srcbits, tc_perf_msg_fn fn,
-                       void *user);
+                       void *user, int *wrapped);
 
 /* Reads a text message list to its end (PERF-TEXT-SYNTAX for bad lines).
  * Returns the number of messages delivered. */

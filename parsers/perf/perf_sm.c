@@ -1,6 +1,7 @@
 /*
  * The perf layer of SiFive perf data (spec/perf.md, "ITC writes", "Perf
- * data", rulings 2-11): perf-channel messages read as headers and records.
+ * data", rulings 2-11 and 14): perf-channel messages read as headers and
+ * records.
  *
  * Recovery follows one principle: one defect, one error. A message that
  * cannot be read, a bad record type or a stray word drops what it belongs
@@ -127,9 +128,9 @@ void tc_perf_sm_init(tc_perf_sm *s, tc_diag_sink *d, unsigned channel, uint32_t 
 
 /* ---- the call stack (PERF-CALL-STACK) ---- */
 
-static void stack_push(tc_perf_sm *s, uint64_t addr)
+static void stack_push(tc_perf_sm *s, uint64_t fn, uint64_t site)
 {
-    s->stack[s->depth % TC_PERF_STACK] = addr;
+    s->stack[s->depth % TC_PERF_STACK] = (tc_perf_frame){fn, site};
     s->depth++;
     if (s->known < TC_PERF_STACK)
         s->known++;
@@ -143,61 +144,55 @@ static void stack_pop(tc_perf_sm *s)
         s->known--;
 }
 
-static uint64_t stack_top(const tc_perf_sm *s)
+static const tc_perf_frame *stack_top(const tc_perf_sm *s)
 {
-    return s->stack[(s->depth - 1) % TC_PERF_STACK];
+    return &s->stack[(s->depth - 1) % TC_PERF_STACK];
 }
 
-static void stack_reset(tc_perf_sm *s, uint64_t addr)
-{
-    s->depth = 0;
-    s->known = 0;
-    stack_push(s, addr);
-}
-
-/* The top frame is always the function control is in. After a mismatch
- * the stack restarts from what the record says, so that one lost record
- * gives one warning. */
+/* The writers record what -finstrument-functions passes: the function
+ * entered or left, then the call site in its caller, for an entry and its
+ * exit alike (spec/perf.md, "Function entry and exit records"). An entry
+ * opens a call; an exit closes the innermost one, which must be of the
+ * same function from the same call site. */
 static void check_call_stack(tc_perf_sm *s)
 {
     const tc_perf_event *r = &s->rec;
-    uint64_t from = r->address[0], to = r->address[1];
+    uint64_t fn = r->address[0], site = r->address[1];
     if (r->type == TC_PERF_FUNC_ENTRY) {
-        if (s->known && stack_top(s) != from) {
-            report(s, TC_RULE_PERF_CALL_STACK, &s->rec_first, s->rec_end,
-                   "the function entry record starting at %s calls from 0x%" PRIx64
-                   " but control is in 0x%" PRIx64 " (the top of the call stack, depth %" PRIu64
-                   ")",
-                   where(&s->rec_first).s, from, stack_top(s), s->depth);
-            stack_reset(s, from);
-        } else if (!s->depth) {
-            stack_push(s, from);
-        }
-        stack_push(s, to);
+        stack_push(s, fn, site);
         return;
     }
-    if (s->known && stack_top(s) != from) {
+    if (!s->known) {
+        /* No open call is held: the trace began inside this function, or
+         * its call is deeper than the frames held. Nothing to compare. */
+        stack_pop(s);
+        return;
+    }
+    const tc_perf_frame top = *stack_top(s);
+    if (top.fn == fn && top.site == site) {
+        stack_pop(s);
+        return;
+    }
+    if (top.fn == fn) {
+        /* The right function from another call site: the call is closed. */
         report(s, TC_RULE_PERF_CALL_STACK, &s->rec_first, s->rec_end,
                "the function exit record starting at %s leaves 0x%" PRIx64
-               " but control is in 0x%" PRIx64 " (the top of the call stack, depth %" PRIu64 ")",
-               where(&s->rec_first).s, from, stack_top(s), s->depth);
-        stack_reset(s, to);
+               " for call site 0x%" PRIx64 ", but the call it closes (depth %" PRIu64
+               ") was entered from call site 0x%" PRIx64,
+               where(&s->rec_first).s, fn, site, s->depth, top.site);
+        stack_pop(s);
         return;
     }
-    stack_pop(s);
-    if (s->known && stack_top(s) != to) {
-        report(s, TC_RULE_PERF_CALL_STACK, &s->rec_first, s->rec_end,
-               "the function exit record starting at %s returns from 0x%" PRIx64 " to 0x%" PRIx64
-               " but its caller on the call stack is 0x%" PRIx64,
-               where(&s->rec_first).s, from, to, stack_top(s));
-        stack_reset(s, to);
-    } else if (!s->depth) {
-        stack_push(s, to); /* the trace started below this function: learn its caller */
-    } else if (!s->known) {
-        /* The caller's frame was beyond what is held: now it is known. */
-        s->stack[(s->depth - 1) % TC_PERF_STACK] = to;
-        s->known = 1;
-    }
+    /* Another function: records were lost or the writer is not the
+     * library's. The open calls are forgotten, so that one defect gives
+     * one warning. */
+    report(s, TC_RULE_PERF_CALL_STACK, &s->rec_first, s->rec_end,
+           "the function exit record starting at %s leaves 0x%" PRIx64 " (call site 0x%" PRIx64
+           "), but the innermost open call is of 0x%" PRIx64 ", entered from call site 0x%" PRIx64
+           " (depth %" PRIu64 "); the open calls are forgotten",
+           where(&s->rec_first).s, fn, site, top.fn, top.site, s->depth);
+    s->depth = 0;
+    s->known = 0;
 }
 
 /* ---- records ---- */
@@ -490,25 +485,123 @@ static void header_step(tc_perf_sm *s, const tc_perf_msg *m)
     }
 }
 
-/* ---- before the first header ---- */
+/* ---- before the first header (ruling 14) ---- */
 
-static void flush_before(tc_perf_sm *s, int at_end)
+/* The ITC finding of a message that cannot be read: bad is 0 for width
+ * code 1, 1 for a value wider than its write. then: what follows for the
+ * structure it fell in, or, for a message before the first header
+ * (reported when that header comes), where it stands. */
+static void report_unreadable(tc_perf_sm *s, int bad, const tc_perf_msg *m, const char *then)
 {
-    if (!s->before_count)
+    unsigned w = (unsigned)(m->idtag & 3);
+    if (bad == 0) {
+        report(s, TC_RULE_PERF_ITC_WIDTH_CODE, m, msg_end(m),
+               "IDTAG 0x%" PRIx64 " at %s (channel %u) has width code 1, which no store "
+               "produces (0: 32-bit, 2: 16-bit, 3: 8-bit); the message is not read%s",
+               m->idtag, where(m).s, s->channel, then);
         return;
-    char span[100];
-    if (s->before_count == 1)
-        snprintf(span, sizeof span, "1 perf-channel message at %s comes",
-                 where(&s->before_first).s);
+    }
+    unsigned bits = w == TC_PERF_W32 ? 32 : w == TC_PERF_W16 ? 16 : 8;
+    report(s, TC_RULE_PERF_ITC_VALUE_WIDTH, m, msg_end(m),
+           "the value 0x%" PRIx64 " at %s has bits above bit %u but IDTAG 0x%" PRIx64
+           " makes it %s; the message is not read%s",
+           m->value, where(m).s, bits - 1, m->idtag, width_desc(w), then);
+}
+
+/* "3 perf-channel messages from offset 0 to offset 12" */
+static void span_text(char *buf, size_t size, uint64_t count, const tc_perf_msg *first,
+                      const tc_perf_msg *last)
+{
+    if (count == 1)
+        snprintf(buf, size, "1 perf-channel message at %s", where(first).s);
     else
-        snprintf(span, sizeof span, "%" PRIu64 " perf-channel messages from %s to %s come",
-                 s->before_count, where(&s->before_first).s, where(&s->before_last).s);
-    report(s, TC_RULE_PERF_BEFORE_HEADER, &s->before_first, msg_end(&s->before_last),
-           "%s before the first header (the 32-bit marker 0x%08" PRIx32 ")%s; %s cannot be "
-           "read",
-           span, s->marker, at_end ? " and the trace has no header" : "",
-           s->before_count == 1 ? "it" : "they");
-    s->before_count = 0;
+        snprintf(buf, size, "%" PRIu64 " perf-channel messages from %s to %s", count,
+                 where(first).s, where(last).s);
+}
+
+static void report_before(tc_perf_sm *s, const tc_perf_msg *header)
+{
+    char span[120];
+    span_text(span, sizeof span, s->before_count, &s->before_first, &s->before_last);
+    const char *they = s->before_count == 1 ? "it" : "they";
+    if (s->wrapped)
+        report(s, TC_RULE_PERF_BEFORE_HEADER_WRAPPED, &s->before_first, msg_end(&s->before_last),
+               "%s before the first header (at %s) in a wrapped buffer: the header that "
+               "configured %s was overwritten, so %s cannot be read",
+               span, where(header).s, s->before_count == 1 ? "it" : "them", they);
+    else
+        report(s, TC_RULE_PERF_BEFORE_HEADER, &s->before_first, msg_end(&s->before_last),
+               "%s before the first header (the 32-bit marker 0x%08" PRIx32 " at %s); %s "
+               "cannot be read",
+               span, s->marker, where(header).s, they);
+}
+
+/* The first header has come (its marker: header): the messages before it
+ * were perf data, and are judged now, in the order of their first
+ * message. */
+static void flush_before(tc_perf_sm *s, const tc_perf_msg *header)
+{
+    int done[3] = {s->pre_bad_count[0] == 0, s->pre_bad_count[1] == 0, s->before_count == 0};
+    for (;;) {
+        int next = -1;
+        uint64_t at = 0;
+        for (int k = 0; k < 3; k++) {
+            uint64_t off = k < 2 ? s->pre_bad_first[k].offset : s->before_first.offset;
+            if (!done[k] && (next < 0 || off < at)) {
+                next = k;
+                at = off;
+            }
+        }
+        if (next < 0)
+            break;
+        done[next] = 1;
+        if (next == 2) {
+            report_before(s, header);
+            continue;
+        }
+        char then[160];
+        uint64_t n = s->pre_bad_count[next];
+        if (n > 1)
+            snprintf(then, sizeof then, " (the first of %" PRIu64 " such messages before the "
+                     "first header, at %s)", n, where(header).s);
+        else
+            snprintf(then, sizeof then, " (it comes before the first header, at %s)",
+                     where(header).s);
+        report_unreadable(s, next, &s->pre_bad_first[next], then);
+    }
+}
+
+/* Which ITC finding a perf-channel message gets: -1 none, 0 width code 1,
+ * 1 a value wider than its write. */
+static int unreadable_kind(const tc_perf_msg *m)
+{
+    unsigned w = (unsigned)(m->idtag & 3);
+    if (w == TC_PERF_W_BAD)
+        return 0;
+    unsigned bits = w == TC_PERF_W32 ? 32 : w == TC_PERF_W16 ? 16 : 8;
+    return m->value >> bits ? 1 : -1;
+}
+
+/* A perf-channel message while no header has come yet. */
+static void before_step(tc_perf_sm *s, const tc_perf_msg *m)
+{
+    int bad = unreadable_kind(m);
+    if (bad < 0 && (m->idtag & 3) == TC_PERF_W32 && (uint32_t)m->value == s->marker) {
+        flush_before(s, m);
+        header_start(s, m);
+        return;
+    }
+    if (!s->pre_count++)
+        s->pre_first = *m;
+    s->pre_last = *m;
+    if (bad >= 0) {
+        if (!s->pre_bad_count[bad]++)
+            s->pre_bad_first[bad] = *m;
+        return;
+    }
+    if (!s->before_count++)
+        s->before_first = *m;
+    s->before_last = *m;
 }
 
 /* ---- messages ---- */
@@ -519,7 +612,6 @@ static void unreadable(tc_perf_sm *s, char *buf, size_t size)
 {
     buf[0] = '\0';
     switch (s->state) {
-    case TC_PERF_S_BEFORE: break; /* the messages around it still count as before the header */
     case TC_PERF_S_HEADER:
         snprintf(buf, size,
                  "; the header starting at %s is abandoned and records wait for "
@@ -685,38 +777,21 @@ void tc_perf_sm_feed(tc_perf_sm *s, const tc_perf_msg *m)
     if (m->idtag >= 128 || m->idtag / 4 != s->channel)
         return;
     s->perf_messages++;
+    if (s->state == TC_PERF_S_BEFORE) {
+        before_step(s, m);
+        return;
+    }
+    int bad = unreadable_kind(m);
+    if (bad >= 0) {
+        char then[200];
+        unreadable(s, then, sizeof then);
+        report_unreadable(s, bad, m, then);
+        return;
+    }
     unsigned w = (unsigned)(m->idtag & 3);
-    if (w == TC_PERF_W_BAD) {
-        char then[200];
-        unreadable(s, then, sizeof then);
-        report(s, TC_RULE_PERF_ITC_WIDTH_CODE, m, msg_end(m),
-               "IDTAG 0x%" PRIx64 " at %s (channel %u) has width code 1, which no store "
-               "produces (0: 32-bit, 2: 16-bit, 3: 8-bit); the message is not read%s",
-               m->idtag, where(m).s, s->channel, then);
-        return;
-    }
-    unsigned bits = w == TC_PERF_W32 ? 32 : w == TC_PERF_W16 ? 16 : 8;
-    if (m->value >> bits) {
-        char then[200];
-        unreadable(s, then, sizeof then);
-        report(s, TC_RULE_PERF_ITC_VALUE_WIDTH, m, msg_end(m),
-               "the value 0x%" PRIx64 " at %s has bits above bit %u but IDTAG 0x%" PRIx64
-               " makes it %s; the message is not read%s",
-               m->value, where(m).s, bits - 1, m->idtag, width_desc(w), then);
-        return;
-    }
     int is_marker = w == TC_PERF_W32 && (uint32_t)m->value == s->marker;
     switch (s->state) {
-    case TC_PERF_S_BEFORE:
-        if (is_marker) {
-            flush_before(s, 0);
-            header_start(s, m);
-        } else {
-            if (!s->before_count++)
-                s->before_first = *m;
-            s->before_last = *m;
-        }
-        return;
+    case TC_PERF_S_BEFORE: return; /* above */
     case TC_PERF_S_WAIT_HEADER:
         if (is_marker)
             header_start(s, m);
@@ -736,7 +811,20 @@ void tc_perf_sm_feed(tc_perf_sm *s, const tc_perf_msg *m)
 void tc_perf_sm_finish(tc_perf_sm *s)
 {
     switch (s->state) {
-    case TC_PERF_S_BEFORE: flush_before(s, 1); break;
+    case TC_PERF_S_BEFORE:
+        if (s->pre_count) {
+            /* No header anywhere: not perf data as far as can be told, so
+             * nothing about these messages is judged (ruling 14). */
+            char span[120];
+            span_text(span, sizeof span, s->pre_count, &s->pre_first, &s->pre_last);
+            report(s, TC_RULE_PERF_NO_HEADER, &s->pre_first, msg_end(&s->pre_last),
+                   "%s and no header (the 32-bit marker 0x%08" PRIx32 ") anywhere in the "
+                   "trace: channel %u does not carry perf data as far as can be told (another "
+                   "use of the ITC channel, or a header lost%s); the messages are not judged",
+                   span, s->marker, s->channel,
+                   s->wrapped ? " to the wrap of this buffer" : " to a wrapped buffer");
+        }
+        break;
     case TC_PERF_S_HEADER: {
         char due[96];
         header_due(s, due, sizeof due);

@@ -6,7 +6,10 @@
  * complete record on as a tc_perf_event.
  *
  * Memory is fixed whatever the input: a header has at most 32 counters (one
- * per mask bit) and the call stack keeps its top TC_PERF_STACK frames.
+ * per mask bit), the call stack keeps its top TC_PERF_STACK frames, and
+ * the messages before the first header are counted, their first and last
+ * kept, until a header (or the end of the trace) decides how they are
+ * judged (ruling 14).
  */
 #ifndef TC_PERF_SM_H
 #define TC_PERF_SM_H
@@ -23,6 +26,14 @@
 /* Call-stack frames held for the PERF-CALL-STACK checks; deeper frames are
  * counted, not held, and are not checked when control returns to them. */
 #define TC_PERF_STACK 1024
+
+/* An open call, as its function entry record gives it: the function
+ * entered and the call site in its caller (spec/perf.md, "Function entry
+ * and exit records"). */
+typedef struct tc_perf_frame {
+    uint64_t fn;
+    uint64_t site;
+} tc_perf_frame;
 
 /* IDTAG & 3: the width of the stimulus-register store. */
 enum { TC_PERF_W32 = 0, TC_PERF_W_BAD = 1, TC_PERF_W16 = 2, TC_PERF_W8 = 3 };
@@ -102,9 +113,20 @@ typedef struct tc_perf_sm {
     uint64_t perf_messages;   /* of the perf channel, readable or not */
     uint64_t headers;         /* markers that started a header */
 
-    /* Messages before the first header (PERF-BEFORE-HEADER). */
-    uint64_t before_count;
+    /* Perf-channel messages before the first header (ruling 14). Whether
+     * they are perf data is known only later: when a header comes they are
+     * reported there (PERF-BEFORE-HEADER, or PERF-BEFORE-HEADER-WRAPPED in
+     * a wrapped buffer, with PERF-ITC-* for those that cannot be read);
+     * when none ever comes they are not judged (PERF-NO-HEADER). */
+    uint64_t pre_count;              /* all of them */
+    tc_perf_msg pre_first, pre_last;
+    uint64_t before_count;           /* those that can be read */
     tc_perf_msg before_first, before_last;
+    uint64_t pre_bad_count[2];       /* those that cannot: width code 1, value too wide */
+    tc_perf_msg pre_bad_first[2];
+    /* Set by the container before the first message when the file is read
+     * as a wrapped buffer (PERF-NEXUS-MID-START, ruling 12). */
+    int wrapped;
 
     /* The header being read, and the one in force. */
     tc_perf_header hdr;       /* being read */
@@ -142,9 +164,8 @@ typedef struct tc_perf_sm {
     uint32_t first_kind_line;
     int mixed_reported;
 
-    /* Call stack of function addresses (entry/exit records), a ring of its
-     * top TC_PERF_STACK frames. */
-    uint64_t stack[TC_PERF_STACK];
+    /* Open calls (entry/exit records), a ring of the top TC_PERF_STACK. */
+    tc_perf_frame stack[TC_PERF_STACK];
     uint64_t depth;           /* frames, held or not */
     unsigned known;           /* frames held at the top */
 } tc_perf_sm;
@@ -158,7 +179,7 @@ void tc_perf_sm_init(tc_perf_sm *s, tc_diag_sink *d, unsigned channel, uint32_t 
 void tc_perf_sm_feed(tc_perf_sm *s, const tc_perf_msg *m);
 
 /* The end of the trace: PERF-RECORD-TRUNCATED, PERF-HEADER-TRUNCATED,
- * PERF-BEFORE-HEADER and PERF-NO-DATA are decided here. */
+ * PERF-NO-HEADER and PERF-NO-DATA are decided here. */
 void tc_perf_sm_finish(tc_perf_sm *s);
 
 /* Names for messages and the dump. */
