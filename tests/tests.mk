@@ -22,18 +22,3 @@ check-unit: $(UNIT) $(TRACECHECK_SAN)
 
 CHECK_TARGETS += check-unit
 
-# check-real-traces: tracecheck's findings on real files written by the
-# formats' own projects, in ../shared/traces (read in place, never copied
-# into the repository), as tests/real_traces.txt lists them. Skipped when
-# that folder is not there.
-REAL_TRACES := $(abspath $(CURDIR)/../shared/traces)
-
-.PHONY: check-real-traces
-check-real-traces: $(TRACECHECK)
-	@if [ -d $(REAL_TRACES) ]; then \
-	    python3 tests/real_traces_check.py $(TRACECHECK) $(REAL_TRACES) tests/real_traces.txt; \
-	else \
-	    echo "check-real-traces: SKIPPED: no $(REAL_TRACES)"; \
-	fi
-
-CHECK_TARGETS += check-real-traces
