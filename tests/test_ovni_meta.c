@@ -501,12 +501,12 @@ static void test_require_version(void)
     free(json);
     tc_ovni_meta_free(&m);
     /* The parse itself. */
-    long v[3];
+    int64_t v[3];
     CU_ASSERT(tc_ovni_version_parse("007.0.2147483647", 16, v) == NULL && v[0] == 7 &&
               v[1] == 0 && v[2] == 2147483647);
     CU_ASSERT(tc_ovni_version_parse("1.1.0x", 5, v) == NULL && v[2] == 0); /* n bytes only */
     CU_ASSERT(tc_ovni_version_parse("1.1.0", 5, v) == NULL);
-    const long have[3] = {1, 1, 0}, same_major[3] = {1, 0, 9}, minor_up[3] = {1, 2, 0};
+    const int64_t have[3] = {1, 1, 0}, same_major[3] = {1, 0, 9}, minor_up[3] = {1, 2, 0};
     CU_ASSERT(tc_ovni_version_compatible(have, have) && tc_ovni_version_compatible(same_major, have) &&
               !tc_ovni_version_compatible(minor_up, have) && !tc_ovni_version_compatible(have, same_major));
     ot_free(&r);

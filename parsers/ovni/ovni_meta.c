@@ -170,7 +170,7 @@ static void read_string(walker *w, const tc_json_token *t, const char *key, char
  * number past a '.' or '-'): refused here. */
 #define VERSION_MAX_LEN 63
 
-const char *tc_ovni_version_parse(const char *s, size_t n, long v[3])
+const char *tc_ovni_version_parse(const char *s, size_t n, int64_t v[3])
 {
     if (n > VERSION_MAX_LEN)
         return "it is longer than the 63 characters libovni reads";
@@ -179,7 +179,7 @@ const char *tc_ovni_version_parse(const char *s, size_t n, long v[3])
         if (part > 0 && (i == n || s[i++] != '.'))
             return "it is not three numbers separated by dots";
         size_t start = i;
-        long value = 0;
+        int64_t value = 0;
         while (i < n && s[i] >= '0' && s[i] <= '9') {
             value = value * 10 + (s[i] - '0');
             if (value > INT32_MAX) /* libovni's int; leading zeros do not count */
@@ -193,7 +193,7 @@ const char *tc_ovni_version_parse(const char *s, size_t n, long v[3])
     return i == n ? NULL : "it is not three numbers separated by dots";
 }
 
-int tc_ovni_version_compatible(const long want[3], const long have[3])
+int tc_ovni_version_compatible(const int64_t want[3], const int64_t have[3])
 {
     return want[0] == have[0] && want[1] <= have[1];
 }
@@ -201,17 +201,17 @@ int tc_ovni_version_compatible(const long want[3], const long have[3])
 /* Ruling 9: a model whose version tracecheck knows (ovni's own) required at
  * a version it does not provide. */
 static void check_version(walker *w, const tc_json_token *v, const char *name, char letter,
-                          const long want[3])
+                          const int64_t want[3])
 {
     if (letter != 'O')
         return; /* the other models' versions are not known here */
-    long have[3];
+    int64_t have[3];
     tc_ovni_version_parse(TC_OVNI_MODEL_VERSION, strlen(TC_OVNI_MODEL_VERSION), have);
     if (tc_ovni_version_compatible(want, have))
         return;
     tc_json_report(w->j, v, TC_RULE_OVNI_REQUIRE_VERSION,
                    "ovni.require.%s is \"%.*s\", but ovni's model is %s here: a compatible version "
-                   "has major %ld and minor %ld or lower; the events of ovni's model in this "
+                   "has major %" PRId64 " and minor %" PRId64 " or lower; the events of ovni's model in this "
                    "stream are not judged",
                    name, (int)v->len, v->text, TC_OVNI_MODEL_VERSION, have[0], have[1]);
     w->m->models.incompatible[(unsigned char)letter] = 1;
@@ -234,7 +234,7 @@ static void read_require(walker *w, const tc_json_token *open)
         if (!next(w, &v))
             return;
         char letter = whole ? tc_ovni_model_letter(name) : 0;
-        long want[3];
+        int64_t want[3];
         const char *why = v.kind == TC_JSON_STRING ? tc_ovni_version_parse(v.text, v.len, want)
                                                    : "";
         if (why) {

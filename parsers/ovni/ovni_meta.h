@@ -60,9 +60,9 @@ char tc_ovni_model_letter(const char *name);
 /* A version as libovni's version_parse reads it, in the form ruling 6 asks
  * for: MAJOR.MINOR.PATCH, decimal, each at most INT_MAX, fewer than 64
  * characters. Returns NULL and fills v, or why the text is not one. */
-const char *tc_ovni_version_parse(const char *s, size_t n, long v[3]);
+const char *tc_ovni_version_parse(const char *s, size_t n, int64_t v[3]);
 /* libovni's version_is_compatible: the same major, a minor no higher. */
-int tc_ovni_version_compatible(const long want[3], const long have[3]);
+int tc_ovni_version_compatible(const int64_t want[3], const int64_t have[3]);
 /* Whether the stream may emit events of model letter m; -1: cannot tell. */
 int tc_ovni_model_allowed(const tc_ovni_models *models, char m);
 
