@@ -195,21 +195,28 @@ static void at(tc_ovni_loc *loc, const node *x)
     loc->offset = x->offset;
 }
 
-/* "MAJOR.MINOR.PATCH": three runs of 1 to 9 decimal digits. */
-static int semver(const node *x)
+/* "MAJOR.MINOR.PATCH" (rulings 6 and 9): three runs of decimal digits
+ * separated by dots, each worth at most 2147483647 (libovni's int), in
+ * fewer than 64 characters (libovni's buffer). The numbers go to v. */
+static int semver(const node *x, unsigned long long v[3])
 {
-    if (x->kind != TC_JSON_STRING)
+    if (x->kind != TC_JSON_STRING || x->len >= 64)
         return 0;
     int parts = 0;
     size_t i = 0, n = x->len;
     const char *s = x->text;
     for (;;) {
         size_t d = i;
-        while (i < n && s[i] >= '0' && s[i] <= '9')
+        unsigned long long value = 0;
+        while (i < n && s[i] >= '0' && s[i] <= '9') {
+            value = value * 10 + (unsigned)(s[i] - '0'); /* 63 digits: it can wrap */
+            if (value > 2147483647ull)
+                return 0;
             i++;
-        if (i == d || i - d > 9)
+        }
+        if (i == d || parts == 3)
             return 0;
-        parts++;
+        v[parts++] = value;
         if (i == n)
             return parts == 3;
         if (s[i] != '.')
@@ -345,12 +352,20 @@ static void judge_ovni(judge *g, const node *obj)
             m->models.known = 1;
             for (long k = v->first; k >= 0; k = t->v[k].next) {
                 const node *r = &t->v[k];
-                if (!semver(r))
+                unsigned long long want[3];
+                int version = semver(r, want);
+                if (!version)
                     expect(g, TC_RULE_OVNI_META_REQUIRE, r->offset);
                 char letter = 0;
                 for (size_t i = 0; i < sizeof models / sizeof models[0]; i++)
                     if (key_is(r, models[i].name))
                         letter = models[i].letter;
+                /* Ruling 9: ovni's model is 1.1.0; compatible is major 1,
+                 * minor 0 or 1. */
+                if (version && letter == 'O' && (want[0] != 1 || want[1] > 1)) {
+                    expect(g, TC_RULE_OVNI_REQUIRE_VERSION, r->offset);
+                    m->models.incompatible['O'] = 1;
+                }
                 if (letter)
                     m->models.letters[(unsigned char)letter] = 1;
                 else
@@ -517,6 +532,9 @@ static void compare_judged(const ofz_meta_run *run, judge *g)
         FUZZ_ASSERT(a->cpus[i].index == b->cpus[i].index && a->cpus[i].phyid == b->cpus[i].phyid);
     FUZZ_ASSERT_MSG(memcmp(a->models.letters, b->models.letters, sizeof a->models.letters) == 0,
                     "the required models' letters differ (%s)", a->models.names);
+    FUZZ_ASSERT_MSG(memcmp(a->models.incompatible, b->models.incompatible,
+                           sizeof a->models.incompatible) == 0,
+                    "the models required at an unknown version differ (%s)", a->models.names);
 }
 
 /* ---- invariants of one run ---- */

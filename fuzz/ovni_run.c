@@ -421,6 +421,8 @@ const char *ofz_meta_difference(const tc_ovni_meta *a, const tc_ovni_meta *b)
             return "cpus";
     if (memcmp(a->models.letters, b->models.letters, sizeof a->models.letters) != 0)
         return "models.letters";
+    if (memcmp(a->models.incompatible, b->models.incompatible, sizeof a->models.incompatible) != 0)
+        return "models.incompatible";
     if (strcmp(a->models.names, b->models.names) != 0)
         return "models.names";
     return NULL;

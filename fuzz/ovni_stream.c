@@ -5,9 +5,10 @@
  *
  *  - the parser reads the stream as spec/ovni.md says: a reading of the
  *    stream written here from the spec (header, events, jumbo sizes, the
- *    rulings' checks, and the model layer's payload sizes, thread states and
- *    regions) gives the same events, field by field, and the same findings:
- *    rule, offset and length, in the same order;
+ *    rulings' checks, the unsorted regions of ruling 11, and the model
+ *    layer's payload sizes, thread states and regions) gives the same
+ *    events, field by field, and the same findings: rule, offset and
+ *    length, in the same order;
  *  - every event re-encodes to the input's bytes, and the events tile the
  *    stream from its header on;
  *  - every input path gives the same result: memory, read() with tiny
@@ -89,6 +90,7 @@ typedef struct mview {
     int known;            /* ovni.require was read */
     const uint8_t *letters;
     int unknown_required;
+    int ovni_unjudged;    /* ovni's model required at a version not known (ruling 9) */
 } mview;
 
 enum { NEW, RUNNING, PAUSED, COOLING, WARMING, DEAD };
@@ -133,6 +135,8 @@ static void model_event(expect *x, mstate *m, const xevent *e)
 {
     const uint8_t *mcv = e->mcv;
     m->last = e->offset;
+    if (mcv[0] == 'O' && m->v.ovni_unjudged)
+        return; /* ruling 9: and the thread never gets a state */
     if (m->v.thread && m->state == DEAD && !(mcv[0] == 'O' && mcv[1] == 'F'))
         find(x, TC_RULE_OVNI_THREAD_AFTER_END, e->offset, 12);
     if (mcv[0] != 'O') {
@@ -211,6 +215,9 @@ static void expect_stream(expect *x, const uint8_t *p, size_t n, const mview *v,
     mstate m = {.v = *v};
     int have_clock = 0;
     uint64_t last = 0;
+    /* Ruling 11: ovnisort's unsorted region, after an OU[ up to the next
+     * OU], read from the codes alone. */
+    int region = 0;
     size_t pos = 8;
     for (;;) {
         if (pos == n) {
@@ -228,14 +235,19 @@ static void expect_stream(expect *x, const uint8_t *p, size_t n, const mview *v,
             find(x, TC_RULE_OVNI_EVENT_FLAGS, pos, 1);
         if (!printable(p[pos + 1]) || !printable(p[pos + 2]) || !printable(p[pos + 3]))
             find(x, TC_RULE_OVNI_MCV_PRINTABLE, pos + 1, 3);
+        int ou = e.mcv[0] == 'O' && e.mcv[1] == 'U';
+        int opens = ou && e.mcv[2] == '[', closes = ou && e.mcv[2] == ']';
         if (e.clock >= 1ull << 63) {
             find(x, TC_RULE_OVNI_CLOCK_RANGE, pos + 4, 8);
         } else {
             if (have_clock && e.clock < last)
-                find(x, TC_RULE_OVNI_CLOCK_DECREASE, pos + 4, 8);
+                find(x, region && !closes ? TC_RULE_OVNI_CLOCK_UNSORTED
+                                          : TC_RULE_OVNI_CLOCK_DECREASE, pos + 4, 8);
             have_clock = 1;
             last = e.clock;
         }
+        if (region ? closes : opens)
+            region = !region;
         size_t start;
         if (!e.jumbo) {
             unsigned code = p[pos] & 0x0fu;
@@ -581,13 +593,16 @@ static void pick_meta(tc_ovni_meta *m, mview *v, uint32_t h)
         if (h >> (3 + i) & 1)
             m->models.letters[(unsigned char)letters[i]] = 1;
     m->models.unknown_required = (h >> 10 & 3) == 0;
+    /* Now and then ovni's model at a version not known (ruling 9). */
+    m->models.incompatible['O'] = m->models.known && (h >> 24 & 7) == 0;
     snprintf(m->models.names, sizeof m->models.names, "ovni");
-    *v = (mview){m->thread, m->models.known, m->models.letters, m->models.unknown_required};
+    *v = (mview){m->thread, m->models.known, m->models.letters, m->models.unknown_required,
+                 m->models.incompatible['O']};
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const mview plain = {1, 0, NULL, 0}; /* no metadata: a thread's stream, any model */
+    const mview plain = {1, 0, NULL, 0, 0}; /* no metadata: a thread's stream, any model */
     uint32_t h = ofz_hash(data, size);
 
     /* The library's entry point reads what starts like a JSON object as

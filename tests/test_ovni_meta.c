@@ -451,12 +451,74 @@ static void test_rank(void)
     ot_free(&r);
 }
 
+/* Ruling 9: ovni's own model at a version libovni 1.14 (OVNI_MODEL_VERSION
+ * 1.1.0) is not compatible with: another major, a higher minor. */
+static void test_require_version(void)
+{
+    static const struct {
+        const char *version;
+        int compatible;
+    } cases[] = {
+        {"1.1.0", 1}, {"1.0.0", 1}, {"1.1.99", 1}, {"1.0.7", 1}, {"01.001.0", 1}, {"1.2.0", 0},
+        {"1.10.0", 0}, {"2.0.0", 0}, {"0.1.0", 0}, {"0.9.9", 0}, {"2147483647.0.0", 0},
+    };
+    ot_result r = {0};
+    tc_ovni_meta m;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char member[256];
+        snprintf(member, sizeof member, "\"require\": {\"nosv\": \"2.6.0\", \"ovni\": \"%s\"}",
+                 cases[i].version);
+        char *json = thread_with(member);
+        meta(json, &r, &m);
+        if (cases[i].compatible) {
+            CHECK(r.n == 0, "%s:%s", member, ot_describe(&r));
+        } else {
+            char needle[160];
+            snprintf(needle, sizeof needle, "ovni.require.ovni is \"%s\", but ovni's model is "
+                     "1.1.0 here: a compatible version has major 1 and minor 1 or lower",
+                     cases[i].version);
+            one(&r, "OVNI-REQUIRE-VERSION", needle, "$.ovni.require.ovni", member);
+        }
+        CHECK(m.models.incompatible['O'] == !cases[i].compatible, "%s: incompatible %d", member,
+              m.models.incompatible['O']);
+        CU_ASSERT(m.models.letters['O'] && m.models.letters['V'] && !m.models.incompatible['V']);
+        free(json);
+        tc_ovni_meta_free(&m);
+    }
+    /* The versions of the other models are not known: any is taken. */
+    char *json = thread_with("\"require\": {\"ovni\": \"1.1.0\", \"nosv\": \"1.0.0\", "
+                             "\"kernel\": \"99.0.0\"}");
+    meta(json, &r, &m);
+    CHECK(r.n == 0, "other models' versions:%s", ot_describe(&r));
+    free(json);
+    tc_ovni_meta_free(&m);
+    /* A version that is no version: OVNI-META-REQUIRE alone (compatibility
+     * cannot be told). */
+    json = thread_with("\"require\": {\"ovni\": \"2.0\"}");
+    meta(json, &r, &m);
+    one(&r, "OVNI-META-REQUIRE", "ovni.require.ovni is \"2.0\"", "$.ovni.require.ovni", "2.0");
+    CU_ASSERT(!m.models.incompatible['O']);
+    free(json);
+    tc_ovni_meta_free(&m);
+    /* The parse itself. */
+    int64_t v[3];
+    CU_ASSERT(tc_ovni_version_parse("007.0.2147483647", 16, v) == NULL && v[0] == 7 &&
+              v[1] == 0 && v[2] == 2147483647);
+    CU_ASSERT(tc_ovni_version_parse("1.1.0x", 5, v) == NULL && v[2] == 0); /* n bytes only */
+    CU_ASSERT(tc_ovni_version_parse("1.1.0", 5, v) == NULL);
+    const int64_t have[3] = {1, 1, 0}, same_major[3] = {1, 0, 9}, minor_up[3] = {1, 2, 0};
+    CU_ASSERT(tc_ovni_version_compatible(have, have) && tc_ovni_version_compatible(same_major, have) &&
+              !tc_ovni_version_compatible(minor_up, have) && !tc_ovni_version_compatible(have, same_major));
+    ot_free(&r);
+}
+
 static void test_require(void)
 {
     static const struct {
         const char *value, *needle;
     } bad[] = {
-        {"\"1.0\"", "ovni.require.nosv is \"1.0\"; a version MAJOR.MINOR.PATCH is required"},
+        {"\"1.0\"", "ovni.require.nosv is \"1.0\": it is not three numbers separated by dots; "
+                    "a version MAJOR.MINOR.PATCH is required"},
         {"\"1.0.0.0\"", "is \"1.0.0.0\""},
         {"\"1\"", "is \"1\""},
         {"\"\"", "is \"\""},
@@ -469,7 +531,20 @@ static void test_require(void)
         {"\"1.0.0 \"", "is \"1.0.0 \""},
         {"\"v1.0.0\"", "is \"v1.0.0\""},
         {"\"-1.0.0\"", "is \"-1.0.0\""},
-        {"\"1234567890.0.0\"", "is \"1234567890.0.0\""},
+        /* What libovni's version_parse also takes: white space and signs before
+         * a number (strtol), repeated and leading dots (strtok), anything
+         * after a patch number's '.' or '-'. */
+        {"\"1. 0.0\"", "is \"1. 0.0\""},
+        {"\"+1.0.0\"", "is \"+1.0.0\""},
+        {"\"1.-0.0\"", "is \"1.-0.0\""},
+        {"\"..1.0.0\"", "is \"..1.0.0\""},
+        {"\"1.0.0-rc1\"", "is \"1.0.0-rc1\""},
+        {"\"1.0.-3\"", "is \"1.0.-3\""},
+        /* What it refuses: a number beyond its int, 64 characters or more. */
+        {"\"2147483648.0.0\"", "is \"2147483648.0.0\": a number is above 2147483647"},
+        {"\"1.99999999999999999999.0\"", "a number is above 2147483647"},
+        {"\"0000000000000000000000000000001.000000000000000000000000000000.0\"",
+         "it is longer than the 63 characters libovni reads"},
         {"1", "ovni.require.nosv is an integer; a version string \"MAJOR.MINOR.PATCH\" is required"},
         {"null", "ovni.require.nosv is null"},
         {"{\"v\": \"1.0.0\"}", "ovni.require.nosv is an object"},
@@ -487,7 +562,7 @@ static void test_require(void)
         tc_ovni_meta_free(&m);
     }
     /* Good versions; models tracecheck does not know are allowed. */
-    char *json = thread_with("\"require\": {\"ovni\": \"1.1.0\", \"nanos6\": \"123456789.0.10\", "
+    char *json = thread_with("\"require\": {\"ovni\": \"1.1.0\", \"nanos6\": \"2147483647.0.10\", "
                              "\"kernel\": \"0.0.0\", \"openmp\": \"01.2.3\", \"futuremodel\": \"9.9.9\"}");
     meta(json, &r, &m);
     CHECK(r.n == 0, "good require:%s", ot_describe(&r));
@@ -495,6 +570,14 @@ static void test_require(void)
               m.models.letters['K'] && m.models.letters['P'] && !m.models.letters['V'] &&
               m.models.unknown_required);
     CU_ASSERT_STRING_EQUAL(m.models.names, "ovni, nanos6, kernel, openmp, futuremodel");
+    CU_ASSERT(!m.models.incompatible['O']);
+    free(json);
+    tc_ovni_meta_free(&m);
+    /* 63 characters: the longest version libovni reads. */
+    json = thread_with("\"require\": {\"nosv\": "
+                       "\"000000000000000000000000000001.000000000000000000000000000002.0\"}");
+    meta(json, &r, &m);
+    CHECK(r.n == 0, "63 characters:%s", ot_describe(&r));
     free(json);
     tc_ovni_meta_free(&m);
     /* Empty: valid (ovni's own model is always enabled). */
@@ -674,6 +757,7 @@ static const tu_test tests[] = {
     {"loom", test_loom},
     {"rank and nranks", test_rank},
     {"require", test_require},
+    {"require: the version of ovni's model (ruling 9)", test_require_version},
     {"loom_cpus forms", test_loom_cpus},
     {"unknown keys", test_unknown_keys},
     {"a lone stream.json", test_lone_file},

@@ -33,6 +33,7 @@ static void run(const char *json, const ob *o, ot_result *r)
         /* Or the one finding a case means to give it. */
         CHECK(mr.n == 0 || (mr.n == 1 && (!strcmp(mr.d[0].rule->id, "OVNI-META-TYPE") ||
                                           !strcmp(mr.d[0].rule->id, "OVNI-META-REQUIRE") ||
+                                          !strcmp(mr.d[0].rule->id, "OVNI-REQUIRE-VERSION") ||
                                           !strcmp(mr.d[0].rule->id, "TC-JSON-SYNTAX"))),
               "metadata %s:%s", json, ot_describe(&mr));
         ot_free(&mr);
@@ -93,8 +94,14 @@ static void test_payload_sizes(void)
                       "%s with %zu bytes:%s", ovni_events[i].mcv, sizes[k], ot_describe(&r));
                 if (wrong) {
                     char needle[96];
-                    snprintf(needle, sizeof needle, "%s carries %zu bytes; it carries %zu",
-                             ovni_events[i].mcv, sizes[k], ovni_events[i].payload);
+                    if (sizes[k])
+                        snprintf(needle, sizeof needle,
+                                 "%s carries a %zu-byte payload; ovni's model declares %zu bytes",
+                                 ovni_events[i].mcv, sizes[k], ovni_events[i].payload);
+                    else
+                        snprintf(needle, sizeof needle,
+                                 "%s carries no payload; ovni's model declares %zu bytes",
+                                 ovni_events[i].mcv, ovni_events[i].payload);
                     OT_MSG(&r, "OVNI-MODEL-PAYLOAD", needle);
                     OT_AT(&r, "OVNI-MODEL-PAYLOAD", 8);
                 }
@@ -109,9 +116,26 @@ static void test_payload_sizes(void)
         run(json, &o, &r);
         CHECK(ot_count(&r, "OVNI-MODEL-PAYLOAD") == 1, "jumbo %s:%s", ovni_events[i].mcv,
               ot_describe(&r));
-        OT_MSG(&r, "OVNI-MODEL-PAYLOAD", "carries a jumbo payload of");
+        char needle[96];
+        snprintf(needle, sizeof needle, "%s carries a jumbo payload of %zu bytes; ovni's model "
+                 "declares %zu bytes, in a normal event", ovni_events[i].mcv,
+                 ovni_events[i].payload, ovni_events[i].payload);
+        OT_MSG(&r, "OVNI-MODEL-PAYLOAD", needle);
         ob_free(&o);
     }
+    /* Ruling 12: the bursts of ovni's test programs, jumbo or with a normal
+     * payload, are still OB. with a payload it does not declare. */
+    ob b;
+    ob_init(&b, 0);
+    static const uint8_t fill[16] = {0};
+    ob_jumbo(&b, "OB.", 1, fill, 16);
+    ob_event(&b, "OB.", 2, fill, 16);
+    run(json, &b, &r);
+    OT_RULES(&r, "OVNI-MODEL-PAYLOAD OVNI-MODEL-PAYLOAD");
+    OT_MSG(&r, "OVNI-MODEL-PAYLOAD", "OB. carries a jumbo payload of 16 bytes; ovni's model "
+                                     "declares 0 bytes");
+    OT_MSG(&r, "OVNI-MODEL-PAYLOAD", "OB. carries a 16-byte payload; ovni's model declares 0 bytes");
+    ob_free(&b);
     /* Payloads of other models are theirs to judge. */
     ob o;
     ob_init(&o, 0);
@@ -130,7 +154,7 @@ static void test_unknown_events(void)
 {
     char *json = meta_require("process", "{\"ovni\": \"1.0.0\"}");
     static const char *const unknown[] = {"OZz", "OHz", "OHX", "OAx", "OF-", "OU=", "OM.", "OCx",
-                                          "OB!", "Oxx"};
+                                          "OB!", "Oxx", "OUj"};
     ot_result r = {0};
     for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
         ob o;
@@ -154,6 +178,43 @@ static void test_unknown_events(void)
           "defined events:%s", ot_describe(&r));
     ob_free(&o);
     free(json);
+    ot_free(&r);
+}
+
+/* Ruling 9: a stream that requires ovni's model at a version tracecheck
+ * does not know has its O events left unjudged; the rest is still judged. */
+static void test_incompatible_version(void)
+{
+    ob o;
+    ob_init(&o, 0);
+    ob_event(&o, "OHe", 1, NULL, 0); /* before the start */
+    ob_event(&o, "OZz", 2, NULL, 0); /* unknown */
+    ob_event(&o, "OHx", 3, NULL, 0); /* no payload */
+    ob_event(&o, "OF]", 4, NULL, 0); /* unmatched */
+    ob_event(&o, "OU[", 5, NULL, 0); /* left open */
+    ob_event(&o, "KCO", 6, NULL, 0); /* kernel is not required */
+    ot_result r = {0};
+    static const char *const known[] = {"1.1.0", "1.0.3"};
+    for (size_t i = 0; i < 2; i++) {
+        char require[64];
+        snprintf(require, sizeof require, "{\"ovni\": \"%s\"}", known[i]);
+        char *json = meta_require("thread", require);
+        run(json, &o, &r);
+        OT_RULES(&r, "OVNI-THREAD-BEFORE-START OVNI-MODEL-UNKNOWN-EVENT OVNI-MODEL-PAYLOAD "
+                     "OVNI-FLUSH-BALANCE OVNI-MODEL-NOT-REQUIRED OVNI-UNSORTED-BALANCE "
+                     "OVNI-THREAD-NO-END");
+        free(json);
+    }
+    static const char *const unknown[] = {"2.0.0", "1.2.0", "0.1.0"};
+    for (size_t i = 0; i < 3; i++) {
+        char require[64];
+        snprintf(require, sizeof require, "{\"ovni\": \"%s\"}", unknown[i]);
+        char *json = meta_require("thread", require);
+        run(json, &o, &r);
+        OT_RULES(&r, "OVNI-MODEL-NOT-REQUIRED");
+        free(json);
+    }
+    ob_free(&o);
     ot_free(&r);
 }
 
@@ -486,6 +547,7 @@ static const tu_test tests[] = {
     {"thread state machine: every transition", test_state_machine},
     {"thread life: before start, after end, no end", test_thread_life},
     {"flush and unsorted regions", test_regions},
+    {"ovni's model at an unknown version (ruling 9)", test_incompatible_version},
     {"--no-models", test_no_models},
     {NULL, NULL},
 };

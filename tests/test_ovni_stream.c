@@ -1,6 +1,7 @@
 /* ovni binary streams (stream.obs) read on their own: the header (ruling 1),
  * normal and jumbo events (Spec §Normal events, §Jumbo events; ruling 3),
- * MCV bytes (ruling 4), clocks (ruling 2), truncation anywhere, the
+ * MCV bytes (ruling 4), clocks (ruling 2) and in unsorted regions (ruling
+ * 11), truncation anywhere, the
  * no-events warning (ruling 5), payload pointers and the canonical dump of a
  * lone stream. Streams are built by hand (tests/ot.c), and the examples of
  * ovni's trace specification are used byte for byte. */
@@ -249,6 +250,66 @@ static void test_big_endian(void)
     CU_ASSERT(ot_count(&r, "OVNI-CLOCK-DECREASE") >= 1);
     OT_MSG(&r, "OVNI-JUMBO-PAST-EOF", "announces 83886080 bytes");
     ob_free(&o);
+    ot_free(&r);
+}
+
+/* Ruling 11: a decrease inside an unsorted region, as ovnisort draws it
+ * (after an OU[, up to the next OU]), is OVNI-CLOCK-UNSORTED; anywhere else
+ * OVNI-CLOCK-DECREASE. Events: U = OU[, u = OU], j = OUj, F = OU[ with flag
+ * 0x20, x = another event; the model layer is off (its regions are
+ * OVNI-UNSORTED-BALANCE's). */
+static void test_unsorted_clocks(void)
+{
+    static const struct {
+        const char *events;
+        uint64_t clocks[8];
+        const char *rules;
+        int at;             /* the event of the last finding */
+        const char *needle; /* in the last finding's message */
+    } cases[] = {
+        {"Uxxu", {10, 5, 6, 20}, "OVNI-CLOCK-UNSORTED", 1,
+         "event XAb has clock 5, below the 10 of the event at offset 8, inside the region begun "
+         "by the OU[ at offset 8: the region is unsorted, as libovni writes it, and ovnisort "
+         "sorts it"},
+        {"Uxxu", {10, 15, 12, 20}, "OVNI-CLOCK-UNSORTED", 2, "clock 12, below the 15"},
+        {"xUxu", {10, 5, 11, 20}, "OVNI-CLOCK-DECREASE", 1, "event OU[ has clock 5"},
+        {"Uxu", {10, 12, 11}, "OVNI-CLOCK-DECREASE", 2, "event OU] has clock 11"},
+        {"Uxux", {10, 12, 13, 11}, "OVNI-CLOCK-DECREASE", 3, "clock 11, below the 13"},
+        {"UUxu", {10, 5, 6, 20}, "OVNI-CLOCK-UNSORTED", 1, "event OU[ has clock 5"},
+        {"ux", {10, 5}, "OVNI-CLOCK-DECREASE", 1, NULL},
+        {"UxuUxu", {10, 5, 20, 30, 25, 40}, "OVNI-CLOCK-UNSORTED OVNI-CLOCK-UNSORTED", 4,
+         "by the OU[ at offset 44"},
+        {"Uju", {10, 5, 20}, "OVNI-CLOCK-UNSORTED", 1, "event OUj has clock 5"},
+        {"Fxu", {10, 5, 20}, "OVNI-EVENT-FLAGS OVNI-CLOCK-UNSORTED", 1, NULL},
+        {"Ux", {10, 5}, "OVNI-CLOCK-UNSORTED", 1, NULL}, /* a region left open */
+        {"Uxxu", {10, 1ull << 63, 5, 20}, "OVNI-CLOCK-RANGE OVNI-CLOCK-UNSORTED", 2, NULL},
+        {"Uxxuxx", {10, 10, 11, 12, 12, 13}, "", 0, NULL},
+    };
+    ot_opts no_models = {.format = TC_FORMAT_OVNI, .no_models = 1};
+    ot_result r = {0};
+    for (int be = 0; be <= 1; be++)
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            ob o;
+            ob_init(&o, be);
+            for (size_t k = 0; cases[i].events[k]; k++) {
+                char c = cases[i].events[k];
+                char mcv[4] = {'X', 'A', (char)('a' + k), 0};
+                if (c != 'x')
+                    snprintf(mcv, sizeof mcv, "OU%c", c == 'u' ? ']' : c == 'j' ? 'j' : '[');
+                ob_event_raw(&o, c == 'F' ? 0x20 : 0, mcv, cases[i].clocks[k], NULL, 0);
+            }
+            ot_check_memory(o.b.p, o.b.len, &no_models, &r);
+            OT_RULES(&r, cases[i].rules);
+            if (r.n && cases[i].rules[0]) {
+                const ot_diag *last = &r.d[r.n - 1];
+                CHECK(last->offset == 8 + 12 * (uint64_t)cases[i].at + 4 && last->length == 8,
+                      "%s: %s at %llu", cases[i].events, last->rule->id,
+                      (unsigned long long)last->offset);
+                if (cases[i].needle)
+                    OT_MSG(&r, last->rule->id, cases[i].needle);
+            }
+            ob_free(&o);
+        }
     ot_free(&r);
 }
 
@@ -704,6 +765,7 @@ static const tu_test tests[] = {
     {"flags", test_flags},
     {"MCV printability", test_mcv},
     {"clocks: equal, decrease, 2^63", test_clocks},
+    {"clocks in unsorted regions (ruling 11)", test_unsorted_clocks},
     {"truncation at every byte", test_truncation_every_byte},
     {"no events", test_no_events},
     {"payload pointers", test_payload_pointers},

@@ -1,7 +1,8 @@
 /* Whole ovni traces (ruling 7), as temporary directories checked through
  * tc_check_path: where streams are found, stream.json or stream.obs alone,
  * an empty trace, duplicate tids, per-process values that disagree, the
- * merging of each loom's CPU lists, libovni's directory names; every finding
+ * merging of each loom's CPU lists, libovni's directory names, first clocks
+ * more than an hour apart (ruling 10); every finding
  * names the file it is about and, for metadata, where in it. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -402,6 +403,97 @@ static void test_stream_findings_located(void)
     ot_free(&r);
 }
 
+/* ---- the clock gate (ruling 10) ---- */
+
+#define HOUR 3600000000000ull
+#define T0 5000000000000ull
+
+/* A thread of its own loom at root/dir whose first event has clock c (no
+ * event at all when c is 0). */
+static void timed(const char *root, const char *dir, int64_t tid, uint64_t c)
+{
+    char loom[32];
+    snprintf(loom, sizeof loom, "l%lld", (long long)tid);
+    char *json = om_thread(tid, tid, loom, CPUS1, "");
+    ob o;
+    ob_init(&o, 0);
+    if (c) {
+        uint8_t pl[16] = {0};
+        ob_event(&o, "OHx", c, pl, 16);
+        ob_event(&o, "OHe", c + 1, NULL, 0);
+    }
+    td_stream(root, dir, json, &o);
+    ob_free(&o);
+    free(json);
+}
+
+static void test_clock_gate(void)
+{
+    ot_result r = {0};
+    /* One hour exactly is not more than one hour. */
+    char *root = td_new("gate");
+    timed(root, "a", 1, T0);
+    timed(root, "b", 2, T0 + HOUR);
+    timed(root, "c", 3, T0 + HOUR + 1);
+    check_dir(root, &r);
+    OT_RULES(&r, "OVNI-CLOCK-GATE");
+    CU_ASSERT(r.status == 0 && r.n == 1 && r.d[0].severity == TC_WARNING);
+    if (r.n == 1) {
+        expect_input(&r.d[0], root, "c/stream.obs", "gate");
+        CU_ASSERT(r.d[0].offset == 12 && r.d[0].length == 8);
+    }
+    OT_MSG(&r, "OVNI-CLOCK-GATE", "stream c starts at clock 8600000000001, 3600000000001 ns "
+           "(1.00 h) after stream a, which starts at 5000000000000: more than one hour apart, so "
+           "the nodes' clock offsets were not applied (run ovnisync to set them)");
+    /* Without the model layer all the same. */
+    ot_opts nm = {.no_models = 1};
+    ot_check_path(root, &nm, &r);
+    OT_RULES(&r, "OVNI-CLOCK-GATE");
+    free(root);
+    /* Against the first stream in path order, as ovniemu compares, not
+     * pairwise: b and c are 1.5 h apart, but each is within 2 h of a. */
+    root = td_new("gate-order");
+    timed(root, "a", 1, T0 + 2 * HOUR);
+    timed(root, "b", 2, T0 + 2 * HOUR - HOUR / 2);
+    timed(root, "c", 3, T0);
+    timed(root, "d", 4, T0 + 4 * HOUR);
+    check_dir(root, &r);
+    OT_RULES(&r, "OVNI-CLOCK-GATE OVNI-CLOCK-GATE");
+    OT_MSG(&r, "OVNI-CLOCK-GATE", "stream c starts at clock 5000000000000, 7200000000000 ns "
+           "(2.00 h) before stream a");
+    OT_MSG(&r, "OVNI-CLOCK-GATE", "stream d starts at clock 19400000000000, 7200000000000 ns "
+           "(2.00 h) after stream a");
+    free(root);
+    /* Streams without events, without stream.json, or starting at a clock
+     * of 2^63 or more neither set the reference nor are compared. */
+    root = td_new("gate-skip");
+    timed(root, "a", 1, 0);
+    timed(root, "b", 2, 1ull << 63);
+    timed(root, "c", 3, T0);
+    timed(root, "d", 4, T0 + 30 * HOUR);
+    char *json = td_path(root, "d/stream.json");
+    CU_ASSERT_EQUAL(unlink(json), 0);
+    free(json);
+    timed(root, "e", 5, T0 + HOUR);
+    check_dir(root, &r);
+    OT_RULESET(&r, "OVNI-STREAM-NO-EVENTS OVNI-CLOCK-RANGE OVNI-CLOCK-RANGE "
+                   "OVNI-TRACE-JSON-MISSING");
+    free(root);
+    /* The stream in the trace directory itself comes first for ovniemu (its
+     * path is ""), before "-x" ('-' sorts before '.'). */
+    root = td_new("gate-root");
+    timed(root, ".", 1, T0);
+    timed(root, "-x", 2, T0 + 2 * HOUR);
+    timed(root, "z", 3, T0 + 2 * HOUR);
+    check_dir(root, &r);
+    OT_RULES(&r, "OVNI-CLOCK-GATE OVNI-CLOCK-GATE");
+    OT_MSG(&r, "OVNI-CLOCK-GATE", "stream -x starts at clock 12200000000000, 7200000000000 ns "
+           "(2.00 h) after stream ., which");
+    OT_MSG(&r, "OVNI-CLOCK-GATE", "stream z starts");
+    free(root);
+    ot_free(&r);
+}
+
 static const tu_test tests[] = {
     {"streams at any depth", test_discovery},
     {"stream.json or stream.obs alone", test_missing_files},
@@ -411,6 +503,7 @@ static const tu_test tests[] = {
     {"loom CPU merging", test_loom_cpus},
     {"directory names", test_dir_names},
     {"stream findings: file and location", test_stream_findings_located},
+    {"first clocks more than an hour apart (ruling 10)", test_clock_gate},
     {NULL, NULL},
 };
 

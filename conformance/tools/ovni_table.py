@@ -84,6 +84,12 @@ violate('n_ovni_clock_decrease_two_looms', 'OVNI-CLOCK-DECREASE', 5,
         ruling='ruling 2')
 violate('n_ovni_clock_range', 'OVNI-CLOCK-RANGE', 1, 'an event whose clock is 2^63 or more',
         ruling='ruling 2')
+violate('n_ovni_clock_unsorted', 'OVNI-CLOCK-UNSORTED', 1,
+        'an event of an unsorted region (OU[ ... OU]) whose clock is below the one before it',
+        ruling='ruling 11')
+violate('n_ovni_require_version', 'OVNI-REQUIRE-VERSION', 1,
+        'a stream that requires ovni\'s model at a version not compatible with 1.1.0',
+        ruling='ruling 9')
 violate('n_ovni_model_payload', 'OVNI-MODEL-PAYLOAD', 1,
         'an ovni-model event with a payload of the wrong size', ruling='ruling 8')
 violate('n_ovni_model_not_required', 'OVNI-MODEL-NOT-REQUIRED', 1,
@@ -167,6 +173,9 @@ violate('y_ovni_model_unknown_event_gen', 'OVNI-MODEL-UNKNOWN-EVENT', 1,
 violate('y_ovni_thread_no_end_gen', 'OVNI-THREAD-NO-END', 1,
         'a generated trace with a thread that never reaches OHe: a warning', ruling='ruling 8',
         warning=True)
+violate('y_ovni_clock_gate', 'OVNI-CLOCK-GATE', 1,
+        'a generated trace with a stream that starts more than an hour from the first stream: '
+        'a warning', ruling='ruling 10', warning=True)
 
 
 def hand(name, desc, **expect):
@@ -788,6 +797,193 @@ def stream_obs_missing():
 def trace_no_streams():
     return {'cpu.prv': b'#Paraver (01/01/2024 at 00:00):1000:1(4):1:1(1:1)\n',
             'thread.row': b'LEVEL THREAD SIZE 1\nTH 4100.4100 of node1\n'}
+
+
+# ------------------------------------------- rulings 9 to 12: what real libovni traces showed
+
+
+def sort_test_stream(sorted_=False):
+    """A thread as ovni's sort test (test/emu/ovni/sort.c) writes it: OU[, then
+    bursts whose clocks start 10 us before the OU[ and rise, then OU]. With
+    sorted_, the same events as ovnisort leaves them: the bursts moved before
+    the OU[ (and after the OAs, whose clock is lower), the OU] in place.
+    Returns the stream and the offset of the first burst."""
+    s = started()                        # OHx T0, OAs T0 + 100
+    bursts = [T0 + 10_000 + 33 * k for k in range(5)]
+    at = None
+    if sorted_:
+        for c in bursts:
+            s.event('OB.', c)
+        s.event('OU[', T0 + 20_000)
+    else:
+        s.event('OU[', T0 + 20_000)
+        at = s.here()
+        for c in bursts:
+            s.event('OB.', c)
+    s.event('OU]', T0 + 23_000)
+    s.ohe(T0 + 23_100)
+    return s, at
+
+
+@hand('n_ovni_clock_unsorted_sort_test', 'raw libovni output as ovni\'s sort test writes it: '
+      'bursts between OU[ and OU] whose clocks start 10 us before the OU[; a decrease inside an '
+      'unsorted region, which ovnisort sorts (ruling 11)', errors=['OVNI-CLOCK-UNSORTED'],
+      ruling='ruling 11')
+def clock_unsorted_sort_test():
+    s, at = sort_test_stream()
+    return one_thread(s), (OBS, at + 4)
+
+
+@hand('y_ovni_clock_unsorted_sorted', 'the stream of n_ovni_clock_unsorted_sort_test as '
+      'ovnisort leaves it: the bursts before the OU[, clocks in order (ruling 11)',
+      ruling='ruling 11')
+def clock_unsorted_sorted():
+    s, _ = sort_test_stream(sorted_=True)
+    return one_thread(s)
+
+
+@hand('n_ovni_clock_decrease_at_region_end', 'an OU] whose clock is below the last event of its '
+      'region: ovnisort leaves the OU] where it is, so this is no unsorted event (ruling 11)',
+      errors=['OVNI-CLOCK-DECREASE'], ruling='ruling 11')
+def clock_decrease_at_region_end():
+    s = started()
+    s.event('OU[', T0 + 200)
+    s.event('OB.', T0 + 300)
+    at = s.here()
+    s.event('OU]', T0 + 250)
+    s.ohe(T0 + 400)
+    return one_thread(s), (OBS, at + 4)
+
+
+@hand('n_ovni_clock_decrease_after_region', 'an event after an OU] whose clock goes back into '
+      'the region before: ovnisort sorts only the region, so this stays a decrease (ruling 11)',
+      errors=['OVNI-CLOCK-DECREASE'], ruling='ruling 11')
+def clock_decrease_after_region():
+    s = started()
+    s.event('OU[', T0 + 200)
+    s.event('OB.', T0 + 300)
+    s.event('OU]', T0 + 400)
+    at = s.here()
+    s.event('OB.', T0 + 350)
+    s.ohe(T0 + 500)
+    return one_thread(s), (OBS, at + 4)
+
+
+def gate_trace(offsets):
+    """One thread per loom (node1, node2, ...), each starting offsets[k] ns
+    after T0, as ovni's clockgate test writes them: each node's own clock."""
+    t = {}
+    for k, off in enumerate(offsets):
+        s = Stream()
+        life(s, T0 + off)
+        thread(t, 'node%d' % (k + 1), 100 + k, 100 + k, s, cpus=1)
+    return t
+
+
+HOUR = 3600 * 10**9
+
+
+@hand('y_ovni_clock_gate_three_looms', 'three looms whose first clocks are 0, 2 h and 30 min '
+      'after the first loom\'s (clock offsets not applied): a warning for the stream 2 h after; '
+      'ovniemu refuses the trace (ruling 10)', warnings=['OVNI-CLOCK-GATE'], ruling='ruling 10')
+def clock_gate_three_looms():
+    return gate_trace([0, 2 * HOUR, HOUR // 2])
+
+
+@hand('y_ovni_clock_gate_one_hour', 'two looms whose first clocks are exactly one hour apart: '
+      'not more than one hour, no warning (ruling 10)', ruling='ruling 10')
+def clock_gate_one_hour():
+    return gate_trace([0, HOUR])
+
+
+@hand('n_ovni_require_version_major', 'ovni.require.ovni "2.0.0": another major than ovni\'s '
+      'model 1.1.0 (ruling 9)', errors=['OVNI-REQUIRE-VERSION'], ruling='ruling 9')
+def require_version_major():
+    t = with_meta(require={'ovni': '2.0.0'})
+    return t, (JSON, t[JSON].decode().index('"2.0.0"'))
+
+
+@hand('n_ovni_require_version_minor', 'ovni.require.ovni "1.2.0": a higher minor than ovni\'s '
+      'model 1.1.0 (ruling 9)', errors=['OVNI-REQUIRE-VERSION'], ruling='ruling 9')
+def require_version_minor():
+    t = with_meta(require={'ovni': '1.2.0', 'nosv': '2.3.0'})
+    return t, (JSON, t[JSON].decode().index('"1.2.0"'))
+
+
+@hand('y_ovni_require_version_compatible', 'ovni.require.ovni "1.0.7" and "01.001.0" in two '
+      'threads: the major of 1.1.0 and a minor no higher, leading zeros read as libovni reads '
+      'them (ruling 9)', ruling='ruling 9')
+def require_version_compatible():
+    t = {}
+    for k, version in enumerate(('1.0.7', '01.001.0')):
+        s = Stream()
+        life(s, T0 + k, cpu=k)
+        thread(t, LOOM, PID, PID + k, s, cpus=2 if k == 0 else None, require={'ovni': version})
+    return t
+
+
+@hand('n_ovni_require_version_unjudged', 'ovni.require.ovni "0.1.0" on a stream whose ovni '
+      'events the model layer would refuse (OHe first, a burst with a payload, OZz, a lone OF]): '
+      'the model is not judged, only the version is reported (ruling 9)',
+      errors=['OVNI-REQUIRE-VERSION'], ruling='ruling 9')
+def require_version_unjudged():
+    s = Stream()
+    s.ohe(T0)
+    s.event('OB.', T0 + 100, bytes(16))
+    s.event('OZz', T0 + 200)
+    s.event('OF]', T0 + 300)
+    t = one_thread(s, require={'ovni': '0.1.0'})
+    return t, (JSON, t[JSON].decode().index('"0.1.0"'))
+
+
+@hand('n_ovni_meta_require_suffix', 'ovni.require.ovni "1.1.0-rc1": libovni\'s version_parse '
+      'reads it as 1.1.0, but a version is three numbers and nothing else (rulings 6 and 9)',
+      errors=['OVNI-META-REQUIRE'], ruling='rulings 6 and 9')
+def meta_require_suffix():
+    t = with_meta(require={'ovni': '1.1.0-rc1'})
+    return t, (JSON, t[JSON].decode().index('"1.1.0-rc1"'))
+
+
+@hand('n_ovni_meta_require_above_int', 'ovni.require.nosv "2.2147483648.0": a number beyond '
+      'libovni\'s int (rulings 6 and 9)', errors=['OVNI-META-REQUIRE'], ruling='rulings 6 and 9')
+def meta_require_above_int():
+    t = with_meta(require={'ovni': '1.1.0', 'nosv': '2.2147483648.0'})
+    return t, (JSON, t[JSON].decode().index('"2.2147483648.0"'))
+
+
+@hand('y_ovni_unknown_ou_event', 'an OUj jumbo event inside an unsorted region, as ovni\'s sort '
+      'test writes it: an unknown event of ovni\'s model, a warning (ruling 12; ovniemu ignores '
+      'every OU event)', warnings=['OVNI-MODEL-UNKNOWN-EVENT'], ruling='ruling 12')
+def unknown_ou_event():
+    s = started()
+    s.event('OU[', T0 + 200)
+    s.event('OB.', T0 + 300)
+    s.jumbo('OUj', T0 + 400, bytes(64))
+    s.event('OU]', T0 + 500)
+    s.ohe(T0 + 600)
+    return one_thread(s)
+
+
+@hand('n_ovni_burst_jumbo', 'a burst (OB.) written as a jumbo event of 64 bytes, as ovni\'s '
+      'flush tests fill their buffers: OB. has no payload (ruling 12)',
+      errors=['OVNI-MODEL-PAYLOAD'], ruling='ruling 12')
+def burst_jumbo():
+    s = started()
+    at = s.here()
+    s.jumbo('OB.', T0 + 200, bytes(64))
+    s.ohe(T0 + 300)
+    return one_thread(s), (OBS, at)
+
+
+@hand('n_ovni_burst_payload', 'a burst (OB.) with a 16-byte payload, as ovni\'s '
+      'sort-into-previous-region test writes it: OB. has no payload (ruling 12)',
+      errors=['OVNI-MODEL-PAYLOAD'], ruling='ruling 12')
+def burst_payload():
+    s = started()
+    at = s.here()
+    s.event('OB.', T0 + 200, bytes(16))
+    s.ohe(T0 + 300)
+    return one_thread(s), (OBS, at)
 
 
 # ------------------------------------------------------ n_: metadata values and whole traces

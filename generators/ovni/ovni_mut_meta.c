@@ -289,6 +289,31 @@ static ovni_json *bad_require(ovni_mutation *mu, const ovni_plan *pl, ovni_json 
     return root;
 }
 
+/* Ruling 9: ovni's model at a version not compatible with 1.1.0 (another
+ * major, or a higher minor). Its events are then not judged, so nothing
+ * else can be reported. */
+static ovni_json *incompatible_require(ovni_mutation *mu, const ovni_plan *pl, ovni_json *root)
+{
+    (void)pl;
+    static const char *const fixed[] = {"2.0.0", "0.1.0", "1.2.0", "1.99.3", "0.0.1", "10.1.0",
+                                        "01.02.0", "2147483647.0.0"};
+    char version[40];
+    if (tc_rng_chance(mu->rng, 1, 2)) {
+        snprintf(version, sizeof version, "%s", PICK(mu, fixed));
+    } else {
+        unsigned major = (unsigned)tc_rng_below(mu->rng, 100);
+        unsigned minor = (unsigned)tc_rng_below(mu->rng, 100);
+        if (major == 1 && minor <= 1)
+            minor += 2;
+        snprintf(version, sizeof version, "%u.%u.%u", major, minor,
+                 (unsigned)tc_rng_below(mu->rng, 100));
+    }
+    ovni_json *req = ovni_json_get(ovni_of(root), "require");
+    set(req, "ovni", ovni_json_string(version));
+    mu->applied = 1;
+    return root;
+}
+
 static int plan_cpus(ovni_mutation *mu, ovni_plan *pl)
 {
     mu->variant = (unsigned)tc_rng_below(mu->rng, 4);
@@ -563,6 +588,9 @@ const ovni_mutator ovni_meta_mutators[] = {
     {R(OVNI_META_REQUIRE), "sets an ovni.require version to \"1.0\", \"v1.0.0\", 1...",
      ovni_victim_any,
      bad_require, NULL, NULL, NULL, NULL},
+    {R(OVNI_REQUIRE_VERSION),
+     "requires ovni's model at a version not compatible with 1.1.0 (2.0.0, 1.2.0, 0.1.0...)",
+     ovni_victim_any, incompatible_require, NULL, NULL, NULL, NULL},
     {R(OVNI_META_LOOM_CPUS),
      "writes ovni.loom_cpus empty, or with an entry that is not an object, lacks index or "
      "phyid, or has one negative or not an integer",

@@ -218,7 +218,9 @@ static void unprintable_mcv(ovni_mutation *mu, ovni_emitter *em, ovni_ev *ev)
 
 static void clock_back(ovni_mutation *mu, ovni_emitter *em, ovni_ev *ev)
 {
-    if (em->first || em->last_clock == 0 || !alive(em) || !ovni_take(mu, is_ohe(ev)))
+    /* Not inside an unsorted region: a decrease there is OVNI-CLOCK-UNSORTED. */
+    if (em->first || em->last_clock == 0 || !alive(em) || em->st->in_unsorted ||
+        !ovni_take(mu, is_ohe(ev)))
         return;
     uint64_t back = tc_rng_range(mu->rng, 1, em->last_clock < 1000000 ? em->last_clock : 1000000);
     if (tc_rng_chance(mu->rng, 1, 2)) {
@@ -227,6 +229,28 @@ static void clock_back(ovni_mutation *mu, ovni_emitter *em, ovni_ev *ev)
         ev->clock = em->last_clock - back; /* this one, and the next are in order again */
     }
     mu->applied = 1;
+}
+
+/* A decrease inside an unsorted region (ruling 11): an event of one of the
+ * stream's regions given a clock below the one before it (variant 1), or a
+ * region of three events inserted before OHe whose middle one goes back
+ * (variant 0, and variant 1 when the stream has no region). */
+static void clock_unsorted(ovni_mutation *mu, ovni_emitter *em, ovni_ev *ev)
+{
+    if (em->last_clock == 0 || !alive(em))
+        return;
+    uint64_t back = tc_rng_range(mu->rng, 1, em->last_clock < 1000000 ? em->last_clock : 1000000);
+    if (mu->variant == 1 && em->st->in_unsorted && !ovni_ev_is(ev, "OU]") &&
+        ovni_take(mu, 0)) {
+        ev->clock = em->last_clock - back;
+        mu->applied = 1;
+    } else if (is_ohe(ev) && !mu->applied && !em->st->in_unsorted) {
+        uint64_t c = em->last_clock;
+        emit_plain(em, "OU[", c);
+        emit_plain(em, "OB.", c - back);
+        emit_plain(em, "OU]", c);
+        mu->applied = 1;
+    }
 }
 
 static void clock_high(ovni_mutation *mu, ovni_emitter *em, ovni_ev *ev)
@@ -513,6 +537,10 @@ const ovni_mutator ovni_stream_mutators[] = {
      ovni_victim_nosv, NULL, NULL, NULL, unprintable_mcv, NULL},
     {R(OVNI_CLOCK_DECREASE), "gives an event, or an inserted OB., a clock below the last one",
      ovni_victim_any, NULL, NULL, NULL, clock_back, NULL},
+    {R(OVNI_CLOCK_UNSORTED),
+     "gives an event of an unsorted region (OU[ ... OU]) a clock below the last one, or inserts "
+     "OU[ OB. OU] whose OB. goes back",
+     plan_variant2, NULL, NULL, NULL, clock_unsorted, NULL},
     {R(OVNI_CLOCK_RANGE), "gives an event a clock of 2^63 or more", ovni_victim_any, NULL, NULL,
      NULL, clock_high, NULL},
     {R(OVNI_MODEL_PAYLOAD),

@@ -260,6 +260,38 @@ static int plan_dir_name(ovni_mutation *mu, ovni_plan *pl)
     return 1;
 }
 
+/* Ruling 10: a stream whose first clock is more than an hour from that of
+ * the first stream in path order (the one ovniemu compares the others
+ * with); the streams of a plan start within a millisecond of each other. A
+ * trace of one stream gets another thread. */
+static int plan_clock_gate(ovni_mutation *mu, ovni_plan *pl)
+{
+    if (pl->n == 1) {
+        int64_t tid = pl->streams[0].tid + (int64_t)tc_rng_range(mu->rng, 1, 100);
+        char dir[64];
+        snprintf(dir, sizeof dir, "thread.%lld", (long long)tid);
+        ovni_plan_add_thread(pl, 0, tid, dir);
+    }
+    size_t first = 0;
+    char a[200], b[200];
+    ovni_plan_rel(pl, 0, a, sizeof a);
+    for (size_t i = 1; i < pl->n; i++) {
+        ovni_plan_rel(pl, i, b, sizeof b);
+        if (strcmp(b, a) < 0) {
+            first = i;
+            memcpy(a, b, sizeof a);
+        }
+    }
+    size_t k = (size_t)tc_rng_below(mu->rng, pl->n - 1);
+    mu->victim = k < first ? k : k + 1;
+    const uint64_t hour = 3600ull * 1000000000ull;
+    uint64_t gap = hour + 2000000 + tc_rng_below(mu->rng, 24 * hour); /* past the ms of jitter */
+    uint64_t c = pl->streams[first].clock0;
+    pl->streams[mu->victim].clock0 = c > gap && tc_rng_chance(mu->rng, 1, 2) ? c - gap : c + gap;
+    mu->applied = 1;
+    return 1;
+}
+
 const ovni_mutator ovni_trace_mutators[] = {
     {R(OVNI_TRACE_EMPTY), "writes the directories of a trace and no stream file", plan_empty,
      NULL, NULL, NULL, NULL, NULL},
@@ -284,6 +316,10 @@ const ovni_mutator ovni_trace_mutators[] = {
     {R(OVNI_TRACE_DIR_NAME),
      "renames a thread.TID, proc.PID or loom.NAME directory away from the metadata",
      plan_dir_name, NULL, NULL, NULL, NULL, NULL},
+    {R(OVNI_CLOCK_GATE),
+     "starts a stream more than an hour before or after the first stream in path order (adds a "
+     "thread when the trace has one)",
+     plan_clock_gate, NULL, NULL, NULL, NULL, NULL},
 };
 
 const size_t ovni_trace_mutator_count = COUNT(ovni_trace_mutators);

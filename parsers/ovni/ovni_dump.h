@@ -16,6 +16,9 @@ typedef struct tc_ovni_stream_file {
     int has_json, has_obs;
     int big_endian;
     tc_ovni_meta meta;
+    int has_first_clock;   /* its first event was read, with a clock below 2^63 */
+    uint64_t first_clock;  /* that event's clock and offset (ruling 10) */
+    uint64_t first_offset;
 } tc_ovni_stream_file;
 
 enum { TC_OVNI_REC_HEADER, TC_OVNI_REC_STREAM, TC_OVNI_REC_EVENT };

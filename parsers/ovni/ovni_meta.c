@@ -163,23 +163,58 @@ static void read_string(walker *w, const tc_json_token *t, const char *key, char
     *has = 1;
 }
 
-static int version_string(const char *s, size_t n)
+/* libovni's version_parse (src/include/version.h) refuses a version of 64
+ * characters or more, and reads each number with strtol into an int. It
+ * also takes what the specification's form is not (white space or a sign
+ * before a number, dots repeated or leading, anything after the patch
+ * number past a '.' or '-'): refused here. */
+#define VERSION_MAX_LEN 63
+
+const char *tc_ovni_version_parse(const char *s, size_t n, int64_t v[3])
 {
-    int parts = 0;
+    if (n > VERSION_MAX_LEN)
+        return "it is longer than the 63 characters libovni reads";
     size_t i = 0;
-    while (i < n) {
+    for (int part = 0; part < 3; part++) {
+        if (part > 0 && (i == n || s[i++] != '.'))
+            return "it is not three numbers separated by dots";
         size_t start = i;
-        while (i < n && s[i] >= '0' && s[i] <= '9')
+        int64_t value = 0;
+        while (i < n && s[i] >= '0' && s[i] <= '9') {
+            value = value * 10 + (s[i] - '0');
+            if (value > INT32_MAX) /* libovni's int; leading zeros do not count */
+                return "a number is above 2147483647";
             i++;
-        if (i == start || i - start > 9)
-            return 0;
-        parts++;
-        if (i == n)
-            break;
-        if (s[i++] != '.' || i == n)
-            return 0;
+        }
+        if (i == start)
+            return "it is not three numbers separated by dots";
+        v[part] = value;
     }
-    return parts == 3;
+    return i == n ? NULL : "it is not three numbers separated by dots";
+}
+
+int tc_ovni_version_compatible(const int64_t want[3], const int64_t have[3])
+{
+    return want[0] == have[0] && want[1] <= have[1];
+}
+
+/* Ruling 9: a model whose version tracecheck knows (ovni's own) required at
+ * a version it does not provide. */
+static void check_version(walker *w, const tc_json_token *v, const char *name, char letter,
+                          const int64_t want[3])
+{
+    if (letter != 'O')
+        return; /* the other models' versions are not known here */
+    int64_t have[3];
+    tc_ovni_version_parse(TC_OVNI_MODEL_VERSION, strlen(TC_OVNI_MODEL_VERSION), have);
+    if (tc_ovni_version_compatible(want, have))
+        return;
+    tc_json_report(w->j, v, TC_RULE_OVNI_REQUIRE_VERSION,
+                   "ovni.require.%s is \"%.*s\", but ovni's model is %s here: a compatible version "
+                   "has major %" PRId64 " and minor %" PRId64 " or lower; the events of ovni's model in this "
+                   "stream are not judged",
+                   name, (int)v->len, v->text, TC_OVNI_MODEL_VERSION, have[0], have[1]);
+    w->m->models.incompatible[(unsigned char)letter] = 1;
 }
 
 static void read_require(walker *w, const tc_json_token *open)
@@ -198,19 +233,25 @@ static void read_require(walker *w, const tc_json_token *open)
         int whole = !memchr(k.text, '\0', k.len);
         if (!next(w, &v))
             return;
-        if (v.kind != TC_JSON_STRING || !version_string(v.text, v.len)) {
+        char letter = whole ? tc_ovni_model_letter(name) : 0;
+        int64_t want[3];
+        const char *why = v.kind == TC_JSON_STRING ? tc_ovni_version_parse(v.text, v.len, want)
+                                                   : "";
+        if (why) {
             if (v.kind == TC_JSON_STRING)
                 tc_json_report(w->j, &v, TC_RULE_OVNI_META_REQUIRE,
-                               "ovni.require.%s is \"%.*s\"; a version MAJOR.MINOR.PATCH is "
-                               "required", name, (int)(v.len > 60 ? 60 : v.len), v.text);
+                               "ovni.require.%s is \"%.*s\"%s: %s; a version MAJOR.MINOR.PATCH "
+                               "is required", name, (int)(v.len > 60 ? 60 : v.len), v.text,
+                               v.len > 60 ? "..." : "", why);
             else
                 tc_json_report(w->j, &v, TC_RULE_OVNI_META_REQUIRE,
                                "ovni.require.%s is %s; a version string \"MAJOR.MINOR.PATCH\" is "
                                "required", name, what(&v));
             if (!skip(w, &v))
                 return;
+        } else {
+            check_version(w, &v, name, letter, want);
         }
-        char letter = whole ? tc_ovni_model_letter(name) : 0;
         if (letter)
             mo->letters[(unsigned char)letter] = 1;
         else

@@ -26,6 +26,8 @@ typedef struct tc_ovni_models {
     int known;            /* ovni.require was read */
     uint8_t letters[128]; /* [letter] set: a known model the stream requires */
     int unknown_required; /* it requires a model tracecheck does not know */
+    uint8_t incompatible[128]; /* [letter] set: required at a version tracecheck does not know
+                                  (ruling 9): the model layer does not judge its events */
     char names[128];      /* the required names, for messages */
 } tc_ovni_models;
 
@@ -51,6 +53,16 @@ void tc_ovni_report_at(tc_diag_sink *d, const tc_ovni_loc *at, tc_rule_id rule, 
 
 /* The model letter of a model name, 0 if unknown. */
 char tc_ovni_model_letter(const char *name);
+
+/* ovni's own model as tracecheck knows it: libovni 1.14's OVNI_MODEL_VERSION. */
+#define TC_OVNI_MODEL_VERSION "1.1.0"
+
+/* A version as libovni's version_parse reads it, in the form ruling 6 asks
+ * for: MAJOR.MINOR.PATCH, decimal, each at most INT_MAX, fewer than 64
+ * characters. Returns NULL and fills v, or why the text is not one. */
+const char *tc_ovni_version_parse(const char *s, size_t n, int64_t v[3]);
+/* libovni's version_is_compatible: the same major, a minor no higher. */
+int tc_ovni_version_compatible(const int64_t want[3], const int64_t have[3]);
 /* Whether the stream may emit events of model letter m; -1: cannot tell. */
 int tc_ovni_model_allowed(const tc_ovni_models *models, char m);
 

@@ -25,6 +25,7 @@ void tc_ovni_model_init(tc_ovni_model *m, tc_diag_sink *d, const tc_ovni_meta *m
     m->models = meta && meta->models.known ? &meta->models : NULL;
     /* Without metadata the stream is taken for a thread's (the usual kind). */
     m->thread = !meta || !meta->readable || meta->thread;
+    m->judge_ovni = !(m->models && m->models->incompatible['O']);
     m->state = ST_NEW;
     /* Asked once per letter here, not once per event. */
     for (int c = 0; c < 128; c++)
@@ -87,6 +88,8 @@ void tc_ovni_model_event(tc_ovni_model *m, const tc_ovni_event *ev)
 {
     char model = ev->mcv[0];
     m->end_offset = ev->offset;
+    if (model == 'O' && !m->judge_ovni)
+        return; /* and the thread's state never changes: nothing is judged after its end */
     int flush = model == 'O' && ev->mcv[1] == 'F';
     if (m->thread && m->state == ST_DEAD && !flush)
         tc_report(m->d, TC_RULE_OVNI_THREAD_AFTER_END, ev->offset, TC_OVNI_EVENT_HEADER_SIZE,
@@ -107,11 +110,18 @@ void tc_ovni_model_event(tc_ovni_model *m, const tc_ovni_event *ev)
                   "event %s is not one of ovni's own events", ev->mcv);
         return;
     }
-    if (ev->payload_len != ovni_events[i].payload || ev->jumbo)
+    unsigned declared = ovni_events[i].payload;
+    if (ev->jumbo)
         tc_report(m->d, TC_RULE_OVNI_MODEL_PAYLOAD, ev->offset, 1,
-                  "%s carries %s%" PRIu32 " bytes; it carries %u", ev->mcv,
-                  ev->jumbo ? "a jumbo payload of " : "", ev->payload_len,
-                  ovni_events[i].payload);
+                  "%s carries a jumbo payload of %" PRIu32 " bytes; ovni's model declares %u "
+                  "bytes, in a normal event", ev->mcv, ev->payload_len, declared);
+    else if (ev->payload_len != declared && ev->payload_len == 0)
+        tc_report(m->d, TC_RULE_OVNI_MODEL_PAYLOAD, ev->offset, 1,
+                  "%s carries no payload; ovni's model declares %u bytes", ev->mcv, declared);
+    else if (ev->payload_len != declared)
+        tc_report(m->d, TC_RULE_OVNI_MODEL_PAYLOAD, ev->offset, 1,
+                  "%s carries a %" PRIu32 "-byte payload; ovni's model declares %u bytes",
+                  ev->mcv, ev->payload_len, declared);
     switch (ev->mcv[1]) {
     case 'H':
         if (m->thread)

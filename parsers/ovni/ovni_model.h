@@ -10,6 +10,8 @@ typedef struct tc_ovni_model {
     tc_diag_sink *d;
     const tc_ovni_models *models; /* NULL: the metadata could not say */
     int thread;                   /* a thread stream: thread life is checked */
+    int judge_ovni;               /* ovni's own events are judged (ruling 9: not when the
+                                     stream requires a version of ovni's model not known) */
     int state;
     uint64_t started_at;          /* offset of the first OHx */
     int in_flush, in_unsorted;

@@ -20,6 +20,10 @@ struct tc_ovni_stream {
     int have_clock;
     uint64_t last_clock;
     uint64_t last_clock_offset;
+    /* ovnisort's unsorted region (ruling 11): after an OU[, up to the next
+     * OU]; an OU[ inside one is one of its events, an OU] outside none. */
+    int unsorted;
+    uint64_t unsorted_at; /* offset of the OU[ that began it */
 };
 
 tc_ovni_stream *tc_ovni_stream_new(tc_reader *r, tc_diag_sink *d, int want_payloads)
@@ -102,6 +106,10 @@ int tc_ovni_stream_header(tc_ovni_stream *s)
 
 static int printable(uint8_t c) { return TC_BUG(4, c >= 0x20, c >= 0x21) && c <= 0x7e; }
 
+/* The markers of an unsorted region, by an event header's bytes. */
+static int unsorted_begin(const uint8_t *h) { return h[1] == 'O' && h[2] == 'U' && h[3] == '['; }
+static int unsorted_end(const uint8_t *h) { return h[1] == 'O' && h[2] == 'U' && h[3] == ']'; }
+
 static void end(tc_ovni_stream *s)
 {
     s->done = 1;
@@ -159,7 +167,15 @@ int tc_ovni_stream_next(tc_ovni_stream *s, tc_ovni_event *ev)
                   "event %s has clock %" PRIu64 ", 2^63 or more (negative as libovni reads it)",
                   ev->mcv, ev->clock);
     } else {
-        if (s->have_clock && ev->clock < s->last_clock)
+        int inside = s->unsorted && !unsorted_end(b);
+        if (s->have_clock && ev->clock < s->last_clock && inside)
+            tc_report(s->d, TC_RULE_OVNI_CLOCK_UNSORTED, pos + 4, 8,
+                      "event %s has clock %" PRIu64 ", below the %" PRIu64
+                      " of the event at offset %" PRIu64 ", inside the region begun by the OU[ "
+                      "at offset %" PRIu64 ": the region is unsorted, as libovni writes it, and "
+                      "ovnisort sorts it", ev->mcv, ev->clock, s->last_clock, s->last_clock_offset,
+                      s->unsorted_at);
+        else if (s->have_clock && ev->clock < s->last_clock)
             tc_report(s->d, TC_RULE_OVNI_CLOCK_DECREASE, pos + 4, 8,
                       "event %s has clock %" PRIu64 ", below the %" PRIu64
                       " of the event at offset %" PRIu64,
@@ -167,6 +183,13 @@ int tc_ovni_stream_next(tc_ovni_stream *s, tc_ovni_event *ev)
         s->have_clock = 1;
         s->last_clock = ev->clock;
         s->last_clock_offset = pos;
+    }
+    /* ovnisort goes by the codes alone, whatever the event's clock or flags. */
+    if (!s->unsorted && unsorted_begin(b)) {
+        s->unsorted = 1;
+        s->unsorted_at = pos;
+    } else if (s->unsorted && unsorted_end(b)) {
+        s->unsorted = 0;
     }
     tc_advance(r, TC_OVNI_EVENT_HEADER_SIZE);
 

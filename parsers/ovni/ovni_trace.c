@@ -211,9 +211,17 @@ static uint64_t read_events(tc_ovni_stream_file *s, tc_diag_sink *d, const tc_ov
     tc_ovni_model_init(&model, d, s->has_json ? &s->meta : NULL);
     if (st && tc_ovni_stream_header(st)) {
         tc_ovni_event ev;
-        while (tc_ovni_stream_next(st, &ev))
+        int first = 1;
+        while (tc_ovni_stream_next(st, &ev)) {
+            if (first && ev.clock < TC_OVNI_CLOCK_LIMIT) {
+                s->has_first_clock = 1;
+                s->first_clock = ev.clock;
+                s->first_offset = ev.offset;
+            }
+            first = 0;
             if (!o->no_models)
                 tc_ovni_model_event(&model, &ev);
+        }
         if (!o->no_models)
             tc_ovni_model_finish(&model);
     }
@@ -445,6 +453,41 @@ static void check_across(tc_diag_sink *d, stream_list *l)
     free(t);
 }
 
+/* Ruling 10, as ovniemu's check_clock_gate (src/emu/player.c) compares: the
+ * clock of the first event of each stream that has events against that of
+ * the first such stream in path order (ovniemu's relative path of a stream
+ * in the trace directory itself is "", which comes first); a difference of
+ * more than one hour is reported. Only streams with a stream.json count:
+ * ovniemu finds streams by it. A first clock of 2^63 or more
+ * (OVNI-CLOCK-RANGE) leaves its stream out. */
+#define CLOCK_GATE_NS (3600ull * 1000000000ull)
+
+static void check_clock_gate(tc_diag_sink *d, const stream_list *l)
+{
+    const tc_ovni_stream_file *ref = NULL;
+    for (size_t i = 0; i < l->n; i++) {
+        const tc_ovni_stream_file *s = &l->items[i];
+        if (s->has_json && s->has_first_clock && (!ref || !strcmp(s->rel, ".")))
+            ref = s;
+    }
+    for (size_t i = 0; ref && i < l->n; i++) {
+        const tc_ovni_stream_file *s = &l->items[i];
+        if (s == ref || !s->has_json || !s->has_first_clock)
+            continue;
+        int later = s->first_clock > ref->first_clock;
+        uint64_t gap = later ? s->first_clock - ref->first_clock : ref->first_clock - s->first_clock;
+        if (gap <= CLOCK_GATE_NS)
+            continue;
+        d->input = s->obs;
+        tc_report(d, TC_RULE_OVNI_CLOCK_GATE, s->first_offset + 4, 8,
+                  "stream %s starts at clock %" PRIu64 ", %" PRIu64 " ns (%.2f h) %s stream %s, "
+                  "which starts at %" PRIu64 ": more than one hour apart, so the nodes' clock "
+                  "offsets were not applied (run ovnisync to set them)",
+                  s->rel, s->first_clock, gap, (double)gap / 3.6e12,
+                  later ? "after" : "before", ref->rel, ref->first_clock);
+    }
+}
+
 /* ---- the trace ---- */
 
 uint64_t tc_ovni_check_trace(const char *dir, tc_diag_sink *d, const tc_ovni_opts *o, char *err,
@@ -488,6 +531,7 @@ uint64_t tc_ovni_check_trace(const char *dir, tc_diag_sink *d, const tc_ovni_opt
         check_dir_names(s, d, dir);
     }
     check_across(d, &l);
+    check_clock_gate(d, &l);
     d->input = input;
     if (o->dump && !err[0])
         tc_ovni_dump_trace(o->dump, l.items, l.n, &o->input, err, errlen);
