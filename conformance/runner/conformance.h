@@ -110,6 +110,10 @@ typedef enum tc_conf_xfail_kind {
     TC_XFAIL_FAIL,    /* a wrong verdict or output */
     TC_XFAIL_CRASH,   /* "@crash": no verdict, a signal or a stray exit status */
     TC_XFAIL_TIMEOUT, /* "@timeout": no verdict within the timeout */
+    /* "@crash-or-pass": a crash, or a pass when the tool's stray read happens
+     * to land in mapped memory (it depends on the address-space layout):
+     * the crash is an expected failure, the pass stays a pass. */
+    TC_XFAIL_CRASH_OR_PASS,
 } tc_conf_xfail_kind;
 
 typedef struct tc_conf_xfail_entry {
@@ -126,7 +130,7 @@ typedef struct tc_conf_xfail {
     size_t n;
 } tc_conf_xfail;
 
-/* Reads "NAME [@crash|@timeout] REASON..." lines ('#' starts a comment
+/* Reads "NAME [@crash|@timeout|@crash-or-pass] REASON..." lines ('#' starts a comment
  * line). Returns 0, or -1 with the reason (path:line: message) in err. */
 int tc_conf_xfail_load(tc_conf_xfail *x, const char *path, char *err, size_t errlen);
 tc_conf_xfail_entry *tc_conf_xfail_find(const tc_conf_xfail *x, const char *name);
