@@ -155,14 +155,16 @@ typedef struct tc_conf_impl {
     tc_format only_format;
     const char *only_reason;
     /* Run on a scratch copy of the case, removed afterwards: for tools that
-     * write into their input (ovniemu writes its outputs into the trace). */
+     * write into their input (ovniemu writes its outputs into the trace,
+     * ovnisort sorts its streams in place). */
     int copy_input;
     /* Any exit status but 0 is a rejection (not only 1), except 126 and 127
      * (the shell could not run the program). */
     int nonzero_rejects;
     /* NULL-terminated: when the program dies of SIGABRT and its standard
-     * error holds one of these, that is a rejection (libovni's die() ends in
-     * abort() after saying why a trace could not be loaded). */
+     * error holds one of these, that is a rejection (for a tool that refuses
+     * input by aborting after saying why). No known tool does: libovni 1.14's
+     * tools return 1, and their die() marks a failed internal check. */
     const char *const *abort_rejects;
     /* TC_IMPL_DQR: the path of the program. */
     const char *program;
