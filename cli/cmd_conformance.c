@@ -37,8 +37,8 @@ static void help(void)
          "                        process, judged on verdict, rule ids and dump;\n"
          "                        llvm-xray: 'llvm-xray fdr-dump --verify {file}' (XRay\n"
          "                        cases); ovniemu: 'ovniemu -l DIR', ovnidump: 'ovnidump\n"
-         "                        DIR' (ovni cases, on a scratch copy; any exit status\n"
-         "                        but 0 rejects). Found on --tool-path, then PATH; when\n"
+         "                        DIR', ovnisort: 'ovnisort DIR' (ovni cases, on a\n"
+         "                        scratch copy). Found on --tool-path, then PATH; when\n"
          "                        absent, its cases are reported 'not-installed' with the\n"
          "                        reason (docs/ovni-tools.md);\n"
          "                        dqr: SiFive's decoder on each perf .rtd case from a\n"
@@ -222,23 +222,26 @@ typedef struct known_tool {
     const char *version_cmd;
 } known_tool;
 
-/* libovni's die() prints why, then abort()s: after a failed load that is how
- * ovniemu refuses a trace (src/emu/ovniemu.c). */
-static const char *const ovniemu_refusals[] = {"emu_init failed", "emu_connect failed", NULL};
-
 static const known_tool known_tools[] = {
     {"llvm-xray", "llvm-xray", "fdr-dump --verify {file}", TC_FORMAT_XRAY,
      "not an XRay case: llvm-xray reads XRay FDR only", 0, 0, NULL, "Debian: apt-get install llvm",
      "{program} --version"},
-    /* Both write into the trace or open its streams read-write: a copy. */
+    /* libovni 1.14's tools (docs/ovni-tools.md): exit 0 accepts, 1 refuses
+     * (their main()s return 1 after saying why); any other status and every
+     * signal, SIGABRT from die() included, are crashes. All three open each
+     * stream.obs read-write, ovniemu writes its outputs into the trace and
+     * ovnisort sorts the streams in place: a scratch copy. ovnidump and
+     * ovnisort print no version; libovni's ovniver, installed beside them,
+     * does. */
     {"ovniemu", "ovniemu", "-l {file}", TC_FORMAT_OVNI,
-     "not an ovni case: ovniemu reads ovni traces only", 1, 1, ovniemu_refusals,
+     "not an ovni case: ovniemu reads ovni traces only", 1, 0, NULL,
      "libovni is not packaged in Debian; see docs/ovni-tools.md", "{program} -h"},
     {"ovnidump", "ovnidump", "{file} >/dev/null", TC_FORMAT_OVNI,
-     "not an ovni case: ovnidump reads ovni traces only", 1, 1, NULL,
-     "libovni is not packaged in Debian; see docs/ovni-tools.md",
-     /* It prints no version; libovni's ovniver, installed beside it, does. */
-     "{dir}/ovniver"},
+     "not an ovni case: ovnidump reads ovni traces only", 1, 0, NULL,
+     "libovni is not packaged in Debian; see docs/ovni-tools.md", "{dir}/ovniver"},
+    {"ovnisort", "ovnisort", "{file}", TC_FORMAT_OVNI,
+     "not an ovni case: ovnisort reads ovni traces only", 1, 0, NULL,
+     "libovni is not packaged in Debian; see docs/ovni-tools.md", "{dir}/ovniver"},
     /* From a properties file in a scratch directory (conformance/runner/dqr.h). */
     {"dqr", "dqr", "-pf " TC_DQR_PROPS, TC_FORMAT_PERF,
      "not a perf case: dqr reads SiFive perf data only", 1, 1, NULL,
@@ -655,8 +658,8 @@ int cmd_conformance(int argc, char **argv)
         } else if (column_impl(col, impls[i++], cs.cmd ? NULL : cs.name, tool_path) != 0) {
             cleanup(&st);
             return cli_usage_error("conformance", "unknown implementation '%s' (tracecheck, "
-                                                  "llvm-xray, ovniemu, ovnidump, dqr, each "
-                                                  "optionally NAME=PROGRAM; or --cmd)",
+                                                  "llvm-xray, ovniemu, ovnidump, ovnisort, "
+                                                  "dqr, each optionally NAME=PROGRAM; or --cmd)",
                                    impls[i - 1]);
         }
         col->im.name = col->name;

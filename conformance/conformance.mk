@@ -1,8 +1,9 @@
 # The conformance suite (docs/conformance.md).
 #
 #   make conformance     the suite against tracecheck, then against llvm-xray,
-#                        ovniemu and ovnidump (each with its expected-failure
-#                        list; a tool not on PATH has every case skipped);
+#                        ovniemu, ovnidump, ovnisort and dqr (each with its
+#                        expected-failure list; a tool not on PATH has every
+#                        case skipped);
 #                        reports in $(BUILD)/reports/conformance-*.{txt,json,tap,xml},
 #                        and the HTML matrix of them all, conformance-matrix.html
 #
@@ -10,9 +11,10 @@
 #   check-conformance-san       the suite against the ASan/UBSan build, as TAP
 #   check-conformance-coverage  every rule has a case; no case names an unknown rule
 #   check-conformance-llvm-xray llvm-xray departs exactly where xfail/llvm-xray.txt says
-#   check-conformance-ovni-tools the ovniemu/ovnidump adapters' mechanics with test
-#                               doubles; the tools themselves against their lists
-#                               when they are on PATH (the lists are checked either way)
+#   check-conformance-ovni-tools the ovniemu/ovnidump/ovnisort adapters' mechanics
+#                               with test doubles; the tools themselves against their
+#                               lists when they are on PATH (the lists are checked
+#                               either way)
 #   check-conformance-dqr       the dqr adapter's mechanics with test doubles; dqr
 #                               itself against xfail/dqr.txt when it is on PATH
 #   check-conformance-cases     conformance/make-cases reproduces the committed cases
@@ -36,12 +38,13 @@ $(BUILD)/obj/cli/cmd_conformance.o $(BUILD)/san/cli/cmd_conformance.o: \
     CPPFLAGS += -DTC_SOURCE_DIR='"$(CURDIR)"'
 
 .PHONY: conformance conformance-all conformance-tracecheck conformance-llvm-xray \
-        conformance-ovniemu conformance-ovnidump
+        conformance-ovniemu conformance-ovnidump conformance-ovnisort
 # Like make check, the README's first command installs the Debian packages it
 # needs first (.ci/deps.mk): as root it runs `make deps` when one is missing.
 conformance: ensure-deps
 	@$(MAKE) --no-print-directory conformance-all
-conformance-all: conformance-tracecheck conformance-llvm-xray conformance-ovniemu conformance-ovnidump
+conformance-all: conformance-tracecheck conformance-llvm-xray conformance-ovniemu conformance-ovnidump \
+                 conformance-ovnisort
 
 conformance-tracecheck: $(TRACECHECK)
 	$(TRACECHECK) conformance --cases conformance/cases -j $(CONF_JOBS) \
@@ -52,7 +55,7 @@ conformance-llvm-xray: $(TRACECHECK)
 	    --xfail conformance/xfail/llvm-xray.txt --report-dir $(CONF_REPORTS) $(CONF_FLAGS)
 
 # libovni's tools (docs/ovni-tools.md): PATH=/opt/ovni/bin:$$PATH make conformance
-conformance-ovniemu conformance-ovnidump: conformance-%: $(TRACECHECK)
+conformance-ovniemu conformance-ovnidump conformance-ovnisort: conformance-%: $(TRACECHECK)
 	$(TRACECHECK) conformance $(TOOL_FLAGS) --impl $* --cases conformance/cases -j $(CONF_JOBS) \
 	    --xfail conformance/xfail/$*.txt --report-dir $(CONF_REPORTS) $(CONF_FLAGS)
 
@@ -99,7 +102,7 @@ check-conformance-llvm-xray: $(TRACECHECK)
 # real tools, when on PATH, must depart exactly where their lists say.
 check-conformance-ovni-tools: $(TRACECHECK) $(TRACECHECK_SAN)
 	@conformance/tools/test-ovni-adapter $(TRACECHECK_SAN) conformance/cases
-	@for t in ovniemu ovnidump; do \
+	@for t in ovniemu ovnidump ovnisort; do \
 	    $(TRACECHECK) conformance $(TOOL_FLAGS) --impl $$t --cases conformance/cases -j $(CONF_JOBS) -q \
 	        --xfail conformance/xfail/$$t.txt --report-dir $(CONF_REPORTS) || \
 	    { echo "$$t departs from conformance/xfail/$$t.txt: see" \

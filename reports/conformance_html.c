@@ -14,25 +14,39 @@
 #include <string.h>
 #include <time.h>
 
+#include "../parsers/common/utf8.h"
 #include "conformance_report.h"
 
 /* How much of a child's standard error a cell shows. */
 #define STDERR_SHOWN 2000
 
-/* Text or attribute value: the five markup characters as references, and C0
- * controls (not allowed in HTML text) but newline and tab as '?'. */
+/* Text or attribute value: the five markup characters as references, C0
+ * controls (not allowed in HTML text) but newline and tab as '?', and bytes
+ * that are not UTF-8 (a tool's standard error may hold any) as U+FFFD. */
 void tc_conf_html_text(FILE *f, const char *s)
 {
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        switch (*p) {
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    size_t n = strlen((const char *)p);
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] >= 0x80) {
+            size_t len = tc_utf8_len(p + i, n - i);
+            if (len) {
+                fwrite(p + i, 1, len, f);
+                i += len - 1;
+            } else {
+                fputs("\xef\xbf\xbd", f);
+            }
+            continue;
+        }
+        switch (p[i]) {
         case '<': fputs("&lt;", f); break;
         case '>': fputs("&gt;", f); break;
         case '&': fputs("&amp;", f); break;
         case '"': fputs("&quot;", f); break;
         case '\'': fputs("&#39;", f); break;
         case '\n':
-        case '\t': fputc(*p, f); break;
-        default: fputc(*p < 0x20 || *p == 0x7f ? '?' : *p, f);
+        case '\t': fputc(p[i], f); break;
+        default: fputc(p[i] < 0x20 || p[i] == 0x7f ? '?' : p[i], f);
         }
     }
 }

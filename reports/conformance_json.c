@@ -4,14 +4,14 @@
  * object per case with the expected and observed verdicts. report_version is
  * bumped when the layout changes.
  */
-#include "../parsers/common/jsonl.h"
 #include "conformance_report.h"
+#include "report_writers.h"
 
 static void key_str(FILE *f, const char *key, const char *value)
 {
     fprintf(f, "\"%s\":", key);
     if (value)
-        tc_json_write_string(f, value);
+        tc_report_json_string(f, value);
     else
         fputs("null", f);
 }
@@ -22,7 +22,7 @@ static void key_rules(FILE *f, const char *key, const tc_conf_rules *s)
     for (size_t i = 0; i < s->n; i++) {
         if (i)
             fputc(',', f);
-        tc_json_write_string(f, s->r[i]->id);
+        tc_report_json_string(f, s->r[i]->id);
     }
     fputc(']', f);
 }

@@ -9,35 +9,16 @@
 #include <string.h>
 
 #include "conformance_report.h"
-
-static void xml_text(FILE *f, const char *s)
-{
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        switch (*p) {
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '&': fputs("&amp;", f); break;
-        case '"': fputs("&quot;", f); break;
-        case '\n': fputs("&#10;", f); break;
-        case '\t': fputs("&#9;", f); break;
-        default:
-            /* Control characters are not allowed in XML 1.0 at all. */
-            if (*p < 0x20)
-                fputc('?', f);
-            else
-                fputc(*p, f);
-        }
-    }
-}
+#include "report_writers.h"
 
 static void testcase(FILE *f, const tc_conf_run *run, const tc_conf_result *r)
 {
     fputs("    <testcase classname=\"conformance.", f);
-    xml_text(f, run->opt->impl->name);
+    tc_report_xml_text(f, run->opt->impl->name);
     fputc('.', f);
-    xml_text(f, r->c->group);
+    tc_report_xml_text(f, r->c->group);
     fputs("\" name=\"", f);
-    xml_text(f, r->c->name);
+    tc_report_xml_text(f, r->c->name);
     fprintf(f, "\" time=\"%.4f\"", r->seconds);
     const char *element = NULL, *message = r->reason;
     switch (r->kind) {
@@ -61,7 +42,7 @@ static void testcase(FILE *f, const tc_conf_run *run, const tc_conf_result *r)
     fprintf(f, ">\n      <%s type=\"%s\" message=\"", element, tc_conf_result_name(r->kind));
     if (r->kind == TC_CONF_XFAIL)
         fputs("expected failure: ", f);
-    xml_text(f, message);
+    tc_report_xml_text(f, message);
     fputs("\"", f);
     if (tc_conf_result_not_run(r->kind) || r->kind == TC_CONF_XFAIL) {
         fputs("/>\n", f);
@@ -73,7 +54,7 @@ static void testcase(FILE *f, const tc_conf_run *run, const tc_conf_result *r)
         fputs(tc_conf_verdict_name(r->verdict), f);
         if (r->stderr_tail && *r->stderr_tail) {
             fputs("&#10;stderr:&#10;", f);
-            xml_text(f, r->stderr_tail);
+            tc_report_xml_text(f, r->stderr_tail);
         }
         fprintf(f, "</%s>\n", element);
     }
@@ -84,18 +65,18 @@ static void suite_head(FILE *f, const tc_conf_run *run, const char *group, size_
                        size_t fail, size_t err, size_t skip, double secs)
 {
     fputs("  <testsuite name=\"conformance.", f);
-    xml_text(f, run->opt->impl->name);
+    tc_report_xml_text(f, run->opt->impl->name);
     fputc('.', f);
-    xml_text(f, group);
+    tc_report_xml_text(f, group);
     fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" "
                "time=\"%.3f\">\n    <properties>\n"
                "      <property name=\"suite_version\" value=\"",
             tests, fail, err, skip, secs);
-    xml_text(f, run->suite->version);
+    tc_report_xml_text(f, run->suite->version);
     fprintf(f, "\"/>\n      <property name=\"tool_version\" value=\"%s\"/>\n"
                "      <property name=\"implementation\" value=\"",
             TC_VERSION_STRING);
-    xml_text(f, tc_conf_report_impl_how(run->opt->impl));
+    tc_report_xml_text(f, tc_conf_report_impl_how(run->opt->impl));
     fputs("\"/>\n    </properties>\n", f);
 }
 
@@ -104,7 +85,7 @@ void tc_conf_report_junit(FILE *f, const tc_conf_run *run)
     const tc_conf_totals *t = &run->totals;
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"tracecheck conformance ",
           f);
-    xml_text(f, run->opt->impl->name);
+    tc_report_xml_text(f, run->opt->impl->name);
     fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" time=\"%.3f\">\n",
             t->cases, t->count[TC_CONF_FAIL] + t->count[TC_CONF_XPASS],
             t->count[TC_CONF_CRASH] + t->count[TC_CONF_TIMEOUT],

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../parsers/common/jsonl.h"
 #include "conformance_report.h"
+#include "report_writers.h"
 
 /* The results that are SARIF results, and what their rules say. */
 static const struct {
@@ -73,7 +73,7 @@ static void result(FILE *f, const tc_conf_run *run, const tc_conf_result *r, int
     char *text = tc_conf_printf("%s: %s (expected %s, got %s)", c->id,
                                 r->reason ? r->reason : name, tc_conf_verdict_name(c->verdict),
                                 tc_conf_verdict_name(r->verdict));
-    tc_json_write_string(f, text);
+    tc_report_json_string(f, text);
     free(text);
     fputc('}', f);
     if (c->input) {
@@ -89,18 +89,18 @@ static void result(FILE *f, const tc_conf_run *run, const tc_conf_result *r, int
     }
     if (r->kind == TC_CONF_XFAIL) {
         fputs(",\"suppressions\":[{\"kind\":\"external\",\"justification\":", f);
-        tc_json_write_string(f, r->xfail_reason ? r->xfail_reason : "");
+        tc_report_json_string(f, r->xfail_reason ? r->xfail_reason : "");
         fputs("}]", f);
     }
     fputs(",\"properties\":{\"case\":", f);
-    tc_json_write_string(f, c->id);
+    tc_report_json_string(f, c->id);
     fprintf(f, ",\"class\":\"%s\",\"expected_verdict\":\"%s\",\"verdict\":\"%s\","
                "\"exit_status\":%d,\"signal\":%d",
             tc_conf_class_name(c->cls), tc_conf_verdict_name(c->verdict),
             tc_conf_verdict_name(r->verdict), r->exit_status, r->signal);
     if (r->stderr_tail && *r->stderr_tail && r->kind != TC_CONF_XFAIL) {
         fputs(",\"stderr\":", f);
-        tc_json_write_string(f, r->stderr_tail);
+        tc_report_json_string(f, r->stderr_tail);
     }
     fputs("}}", f);
 }
@@ -111,17 +111,17 @@ void tc_conf_report_sarif(FILE *f, const tc_conf_run *run)
     fputs("{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"version\":\"2.1.0\","
           "\"runs\":[{\"tool\":{\"driver\":{\"name\":\"tracecheck conformance\",\"version\":",
           f);
-    tc_json_write_string(f, TC_VERSION_STRING);
+    tc_report_json_string(f, TC_VERSION_STRING);
     fputs(",\"rules\":[", f);
     for (size_t i = 0; i < NRULES; i++) {
         fprintf(f, "%s{\"id\":\"conformance/%s\",\"shortDescription\":{\"text\":", i ? "," : "",
                 tc_conf_result_name(rules[i].kind));
-        tc_json_write_string(f, rules[i].text);
+        tc_report_json_string(f, rules[i].text);
         fputs("}}", f);
     }
     fputs("]}},\"automationDetails\":{\"id\":", f);
     char *id = tc_conf_printf("conformance/%s/%s", impl->name, run->suite->version);
-    tc_json_write_string(f, id);
+    tc_report_json_string(f, id);
     free(id);
     fputs("},\"originalUriBaseIds\":{\"CASES\":{\"uri\":", f);
     char real[PATH_MAX];
@@ -131,11 +131,11 @@ void tc_conf_report_sarif(FILE *f, const tc_conf_run *run)
     free(base);
     fprintf(f, "}},\"invocations\":[{\"executionSuccessful\":%s}],\"properties\":{"
                "\"suite_version\":", tc_conf_run_failed(run) ? "false" : "true");
-    tc_json_write_string(f, run->suite->version);
+    tc_report_json_string(f, run->suite->version);
     fputs(",\"implementation\":", f);
-    tc_json_write_string(f, impl->name);
+    tc_report_json_string(f, impl->name);
     fputs(",\"command\":", f);
-    tc_json_write_string(f, tc_conf_report_impl_how(impl));
+    tc_report_json_string(f, tc_conf_report_impl_how(impl));
     fprintf(f, ",\"stale_xfail\":%zu},\"results\":[", run->totals.stale_xfail);
     int first = 1;
     for (size_t i = 0; i < run->count; i++) {

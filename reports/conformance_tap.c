@@ -5,8 +5,8 @@
  * harness does not count them), and an unexpected pass is a plain "not ok":
  * a listed failure that now passes must be noticed. Details go in a YAML block.
  */
-#include "../parsers/common/jsonl.h"
 #include "conformance_report.h"
+#include "report_writers.h"
 
 /* Text after "#" in a test line: '#' and '\' escaped, kept on one line. */
 static void directive_text(FILE *f, const char *s)
@@ -23,7 +23,7 @@ static void yaml(FILE *f, const tc_conf_result *r)
     fputs("  ---\n  result: ", f);
     fputs(tc_conf_result_name(r->kind), f);
     fputs("\n  message: ", f);
-    tc_json_write_string(f, r->reason ? r->reason : "");
+    tc_report_json_string(f, r->reason ? r->reason : "");
     fprintf(f, "\n  expected: %s\n  verdict: %s\n", tc_conf_verdict_name(r->c->verdict),
             tc_conf_verdict_name(r->verdict));
     if (r->exit_status >= 0)
@@ -33,7 +33,7 @@ static void yaml(FILE *f, const tc_conf_result *r)
     if ((r->kind == TC_CONF_CRASH || r->kind == TC_CONF_TIMEOUT) && r->stderr_tail &&
         *r->stderr_tail) {
         fputs("  stderr: ", f);
-        tc_json_write_string(f, r->stderr_tail);
+        tc_report_json_string(f, r->stderr_tail);
         fputc('\n', f);
     }
     fputs("  ...\n", f);

@@ -20,6 +20,11 @@
  * The runner compares it with the version the tool reports, and says so when
  * they differ (the departures of another version may differ: measure them,
  * and keep that version's list under its own name, --name TOOL-VERSION).
+ *
+ * "@crash-or-pass" is for a crash that does not happen on every run: an
+ * out-of-bounds read that faults or not depending on where the kernel put
+ * the mapping. Its crash is an expected failure and its pass a pass (never
+ * an unexpected one: that would fail runs at random).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
@@ -81,8 +86,11 @@ int tc_conf_xfail_load(tc_conf_xfail *x, const char *path, char *err, size_t err
                 kind = TC_XFAIL_CRASH;
             } else if (klen == 8 && !strncmp(reason, "@timeout", 8)) {
                 kind = TC_XFAIL_TIMEOUT;
+            } else if (klen == 14 && !strncmp(reason, "@crash-or-pass", 14)) {
+                kind = TC_XFAIL_CRASH_OR_PASS;
             } else {
-                snprintf(err, errlen, "%s:%u: %s: unknown marker %.*s (@crash or @timeout)",
+                snprintf(err, errlen, "%s:%u: %s: unknown marker %.*s (@crash, @timeout or "
+                                      "@crash-or-pass)",
                          path, lineno, s, (int)klen, reason);
                 rc = -1;
                 break;

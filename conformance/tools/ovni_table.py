@@ -5,8 +5,8 @@ rulings, cited as "ruling N") and the rule catalogue, decided before running
 anything. Generated cases come from `tracecheck gen ovni`; hand-made ones
 from the functions below, built with tools/ovnicase.py: corner cases the
 rulings settle, mostly where libovni's own tools behave otherwise (those are
-the expected failures of conformance/xfail/ovniemu.txt and ovnidump.txt), and
-the TC-JSON rules in a stream.json.
+the expected failures of conformance/xfail/ovniemu.txt, ovnidump.txt and
+ovnisort.txt), and the TC-JSON rules in a stream.json.
 
 make-cases calls register(add) with its own add().
 """
