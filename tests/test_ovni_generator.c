@@ -229,7 +229,8 @@ static void test_sizes(void)
 
 /* What the generator promises of valid streams: OHx first with its 16-byte
  * payload, OHe present, clocks never decreasing (and equal now and then),
- * and the event kinds the brief of a realistic trace asks for. */
+ * the event kinds the brief of a realistic trace asks for, and the payloads
+ * libovni's models give other models' events (its tools decode them). */
 static void test_stream_contents(void)
 {
     char err[300];
@@ -237,7 +238,7 @@ static void test_stream_contents(void)
     ovni_mem_trace t = {0};
     CU_ASSERT_EQUAL_FATAL(gen_mem(&p, -1, &t, err, sizeof err), 0);
     int seen[128][128] = {{0}};
-    size_t equal = 0, jumbo = 0, sizes[17] = {0};
+    size_t equal = 0, jumbo = 0, tasks = 0, bare = 0, other = 0, marks = 0;
     for (size_t i = 0; i < t.n; i++) {
         const ovni_mem_stream *s = &t.streams[i];
         CU_ASSERT_FATAL(s->nevents >= 2);
@@ -252,17 +253,28 @@ static void test_stream_contents(void)
                 CHECK(e->clock >= s->events[k - 1].ev.clock, "%s: clock goes back", s->rel);
                 equal += e->clock == s->events[k - 1].ev.clock;
             }
-            if (e->flags & TC_OVNI_FLAG_JUMBO)
+            if (e->flags & TC_OVNI_FLAG_JUMBO) {
                 jumbo++;
-            else if (e->mcv[0] == 'V')
-                sizes[e->len]++;
+                CHECK(ovni_ev_is(e, "VYc"), "%s: jumbo %.3s", s->rel, e->mcv);
+            } else if (e->mcv[0] == 'V' && e->mcv[1] == 'T') {
+                tasks += e->len == 8; /* libovni's nosv model: u32 task id, u32 body id */
+                other += e->len != 8;
+            } else if (e->mcv[0] == 'V' || e->mcv[0] == 'K') {
+                bare += e->len == 0; /* the rest of nosv's and the kernel's: none */
+                other += e->len != 0;
+            } else if (e->mcv[0] == 'O' && e->mcv[1] == 'M') {
+                marks++;
+                CHECK(e->len == 12, "%s: %.3s of %u bytes", s->rel, e->mcv, (unsigned)e->len);
+            }
         }
         CHECK(ended, "%s: no OHe", s->rel);
     }
     CHECK(equal > 0 && jumbo > 0, "equal clocks %zu, jumbo events %zu", equal, jumbo);
-    CHECK(sizes[0] && sizes[2] && sizes[16] && !sizes[1], "nosv payload sizes 0 %zu, 2 %zu, 16 %zu",
-          sizes[0], sizes[2], sizes[16]);
-    static const char *const kinds[] = {"OF", "OU", "OA", "OM", "OH", "OB", "VT", "VY"};
+    CHECK(tasks && bare && marks && !other, "payloads: %zu task events of 8 bytes, %zu other "
+          "nosv and kernel events without, %zu marks, %zu of another size", tasks, bare, marks,
+          other);
+    static const char *const kinds[] = {"OF", "OU", "OA", "OM", "OH", "OB", "VT", "VY", "VS",
+                                        "VA", "VP", "KC"};
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
         CHECK(seen[(int)kinds[k][0]][(int)kinds[k][1]] > 0, "no %s event", kinds[k]);
     ovni_mem_trace_free(&t);

@@ -93,7 +93,8 @@ violate('n_ovni_require_version', 'OVNI-REQUIRE-VERSION', 1,
 violate('n_ovni_model_payload', 'OVNI-MODEL-PAYLOAD', 1,
         'an ovni-model event with a payload of the wrong size', ruling='ruling 8')
 violate('n_ovni_model_not_required', 'OVNI-MODEL-NOT-REQUIRED', 1,
-        'an event of a model the stream does not require', ruling='ruling 8')
+        'events of a model the stream does not require (openmp\'s PBb and PBB, a barrier entered '
+        'and left)', ruling='ruling 8')
 violate('n_ovni_thread_before_start', 'OVNI-THREAD-BEFORE-START', 1,
         'a thread event before the thread\'s first OHx', ruling='ruling 8')
 violate('n_ovni_thread_after_end', 'OVNI-THREAD-AFTER-END', 1,
@@ -109,31 +110,31 @@ violate('n_ovni_unsorted_balance', 'OVNI-UNSORTED-BALANCE', 1,
 # Metadata, whole traces and the JSON of stream.json. OVNI-TRACE-EMPTY has
 # only a hand-made case: the generator leaves empty directories, which git
 # cannot hold.
-violate('n_ovni_meta_scalar', 'OVNI-META-NOT-OBJECT', 2, 'a stream.json holding an integer',
+violate('n_ovni_meta_scalar', 'OVNI-META-NOT-OBJECT', 4, 'a stream.json holding an integer',
         ruling='ruling 6')
-violate('n_ovni_meta_version_4', 'OVNI-META-VERSION', 2, 'metadata version 4', ruling='ruling 6')
+violate('n_ovni_meta_version_4', 'OVNI-META-VERSION', 4, 'metadata version 4', ruling='ruling 6')
 violate('n_ovni_meta_require_missing', 'OVNI-META-MISSING', 1, 'metadata without ovni.require',
         ruling='ruling 6')
 violate('n_ovni_meta_part_missing', 'OVNI-META-MISSING', 2, 'metadata without ovni.part',
         ruling='ruling 6')
-violate('n_ovni_meta_tid_null', 'OVNI-META-TYPE', 1, 'ovni.tid null', ruling='ruling 6')
-violate('n_ovni_meta_finished_array', 'OVNI-META-FINISHED', 1, 'ovni.finished is an array',
+violate('n_ovni_meta_tid_null', 'OVNI-META-TYPE', 8, 'ovni.tid null', ruling='ruling 6')
+violate('n_ovni_meta_finished_array', 'OVNI-META-FINISHED', 15, 'ovni.finished is an array',
         ruling='ruling 6')
-violate('n_ovni_meta_tid_2_31', 'OVNI-META-ID', 1, 'ovni.tid 2^31, beyond the 32-bit ids',
+violate('n_ovni_meta_tid_2_31', 'OVNI-META-ID', 21, 'ovni.tid 2^31, beyond the 32-bit ids',
         ruling='ruling 6')
-violate('n_ovni_meta_tid_negative', 'OVNI-META-ID', 2, 'a negative ovni.tid', ruling='ruling 6')
-violate('n_ovni_meta_loom_only_slash', 'OVNI-META-LOOM', 1, 'ovni.loom "/"', ruling='ruling 6')
-violate('n_ovni_meta_nranks_without_rank', 'OVNI-META-RANK', 1,
+violate('n_ovni_meta_tid_negative', 'OVNI-META-ID', 4, 'a negative ovni.tid', ruling='ruling 6')
+violate('n_ovni_meta_loom_only_slash', 'OVNI-META-LOOM', 7, 'ovni.loom "/"', ruling='ruling 6')
+violate('n_ovni_meta_nranks_without_rank', 'OVNI-META-RANK', 10,
         'ovni.nranks given without ovni.rank', ruling='ruling 6')
-violate('n_ovni_meta_require_v_prefix', 'OVNI-META-REQUIRE', 2,
+violate('n_ovni_meta_require_v_prefix', 'OVNI-META-REQUIRE', 5,
         'an ovni.require version written "v1.0.0"', ruling='ruling 6')
-violate('n_ovni_meta_loom_cpus_entry_array', 'OVNI-META-LOOM-CPUS', 1,
+violate('n_ovni_meta_loom_cpus_entry_array', 'OVNI-META-LOOM-CPUS', 22,
         'an entry of ovni.loom_cpus that is an array, not {index, phyid}', ruling='ruling 7')
 violate('n_ovni_trace_obs_missing', 'OVNI-TRACE-OBS-MISSING', 1,
         'a generated trace with a stream.json whose stream.obs is missing', ruling='ruling 7')
 violate('n_ovni_trace_json_missing', 'OVNI-TRACE-JSON-MISSING', 1,
         'a generated trace with a stream.obs whose stream.json is missing', ruling='ruling 7')
-violate('n_ovni_trace_nranks_disagree', 'OVNI-TRACE-PROCESS', 1,
+violate('n_ovni_trace_nranks_disagree', 'OVNI-TRACE-PROCESS', 2,
         'two threads of a process giving different nranks', ruling='ruling 7')
 violate('n_ovni_trace_tid_twice', 'OVNI-TRACE-TID-DUPLICATE', 2,
         'a thread with the tid of another thread of its process (directory thread.TID.1)',
@@ -147,7 +148,7 @@ violate('n_ovni_trace_cpu_index', 'OVNI-TRACE-CPU-INDEX', 1,
 violate('y_ovni_trace_dir_name', 'OVNI-TRACE-DIR-NAME', 1,
         'a generated trace with a loom directory renamed away from its metadata: a warning',
         ruling='ruling 7', warning=True)
-violate('n_ovni_json_cut_in_string', 'TC-JSON-SYNTAX', 1,
+violate('n_ovni_json_cut_in_string', 'TC-JSON-SYNTAX', 4,
         'a stream.json that ends inside a string', ruling='ruling 6')
 violate('n_ovni_json_comment', 'TC-JSON-COMMENT', 2, 'a /* */ comment in a later section of '
         'stream.json', ruling='ruling 6')
@@ -155,9 +156,9 @@ violate('n_ovni_json_trailing', 'TC-JSON-TRAILING', 2, 'data after the object of
         ruling='ruling 6')
 violate('n_ovni_json_duplicate_version', 'TC-JSON-DUPLICATE-KEY', 2,
         'a stream.json giving "version" twice', ruling='ruling 6')
-violate('n_ovni_json_lone_surrogate', 'TC-JSON-ENCODING', 1,
+violate('n_ovni_json_lone_surrogate', 'TC-JSON-ENCODING', 58,
         'a \\udc00 escape (a lone low surrogate) in a string of stream.json')
-violate('n_ovni_json_utf8_surrogate', 'TC-JSON-ENCODING', 2,
+violate('n_ovni_json_utf8_surrogate', 'TC-JSON-ENCODING', 4,
         'a surrogate encoded in UTF-8 in a string of stream.json')
 violate('n_ovni_json_depth', 'TC-JSON-DEPTH', 1, 'a later section of stream.json nested deeper '
         'than 512 levels')
@@ -268,28 +269,33 @@ def spec_example():
     return put({}, stream_dir('mio.nosv-u1000', 89719, 89719), spec_example_bytes(), SPEC_JSON)
 
 
+MARKS = {'1': {'title': 'Phase', 'chan_type': 'stack'},
+         '2': {'title': 'Iteration', 'chan_type': 'single', 'labels': {'1': 'warm-up'}}}
+
+
 @hand('y_ovni_every_ovni_event', 'every event of ovni\'s own model with its payload, in an order '
-      'the thread states allow')
+      'the thread states allow: marks of the two types ovni.mark declares (as libovni\'s '
+      'ovni_mark_type writes them), an affinity change of the thread itself by tid (OAr)')
 def every_ovni_event():
     s = Stream()
     c = T0
     s.ohx(c, cpu=1, tid=4099, tag=7)
     s.oas(c + 10, cpu=2)
-    s.oar(c + 20, cpu=3, tid=4101)
+    s.oar(c + 20, cpu=3, tid=PID)
     s.ohc(c + 30, cpu=2, tag=8)
     s.event('OCn', c + 40, s.i32(4))
     s.event('OB.', c + 50)
     s.event('OU[', c + 60)
     s.event('OU]', c + 70)
     s.mark('[', c + 80, -5, 1)
-    s.mark('=', c + 90, 1 << 40, 1)
-    s.mark(']', c + 100, 0, 1)
+    s.mark('=', c + 90, 1 << 40, 2)
+    s.mark(']', c + 100, -5, 1)
     for i, v in enumerate('pwrcprc'):  # paused, warming, running, cooling, paused, ...
         s.event('OH' + v, c + 110 + 10 * i)
     s.ohe(c + 200)
     s.event('OF[', c + 210)
     s.event('OF]', c + 220)
-    return one_thread(s)
+    return one_thread(s, ovni_extra={'mark': MARKS})
 
 
 @hand('y_ovni_equal_clocks', 'events with equal clocks within a stream and across two streams '
@@ -360,8 +366,29 @@ def meta_unknown_keys():
                              'nanos6': {'version': '4.0'}, 'x-site': 'bsc'})
 
 
+@hand('y_ovni_meta_app_id_absent', 'two threads of a process, neither giving ovni.app_id: '
+      'optional (ruling 6), though libovni writes it into every thread', ruling='ruling 6')
+def meta_app_id_absent():
+    t = {}
+    for k in range(2):
+        s = Stream()
+        life(s, T0 + k, cpu=k)
+        thread(t, LOOM, PID, PID + k, s, cpus=2 if k == 0 else None, app_id=None)
+    return t
+
+
+@hand('y_ovni_meta_lib_absent', 'a thread whose metadata has no ovni.lib (the version and commit '
+      'of the libovni that wrote it): optional (ruling 6), though libovni writes it',
+      ruling='ruling 6')
+def meta_lib_absent():
+    s = Stream()
+    life(s, T0)
+    return one_thread(s, lib=False)
+
+
 @hand('y_ovni_looms_procs_threads', 'two looms, three processes, seven threads with '
-      'interleaved clocks; each loom\'s CPUs given by one of its threads, app_id by every thread')
+      'interleaved clocks, each running on a CPU of its own; each loom\'s CPUs given by one of '
+      'its threads, app_id by every thread')
 def looms_procs_threads():
     t = {}
     layout = [('node1', 200, (200, 201, 202), 1), ('node1', 300, (300, 301), 2),
@@ -370,8 +397,8 @@ def looms_procs_threads():
     for loom, pid, tids, app in layout:
         for tid in tids:
             s = Stream()
-            life(s, T0 + 37 * n, cpu=n % 4)
-            cpus = 4 if tid == pid and pid in (200,) else None
+            life(s, T0 + 37 * n, cpu=n)    # a CPU of its own: their lives overlap
+            cpus = 8 if tid == pid and pid in (200,) else None
             thread(t, loom, pid, tid, s, cpus=cpus, app_id=app)
             n += 1
     return t
@@ -386,12 +413,13 @@ def big_endian():
         c = T0 + i * 50
         s.ohx(c, cpu=i, tid=PID if i else 0, tag=0x0102030405060708)
         s.oas(c + 10, cpu=i)
-        s.jumbo('VYc', c + 20, b'big-endian')
+        s.jumbo('VYc', c + 20, s.u32(1 + i) + b'big-endian\0')
         s.mark('=', c + 30, -2, 3)
         s.event('OHp', c + 40)
         s.event('OHr', c + 50)
         s.ohe(c + 60)
-        thread(t, LOOM, PID, tid, s, cpus=2 if i == 0 else None, require=NOSV)
+        thread(t, LOOM, PID, tid, s, cpus=2 if i == 0 else None, require=NOSV,
+               ovni_extra={'mark': {'3': {'title': 'Step', 'chan_type': 'single'}}})
     return t
 
 
@@ -414,11 +442,13 @@ def json_bom():
     return t
 
 
-@hand('y_ovni_jumbo_large', 'a jumbo event of exactly 2 MiB, which no libovni writes: valid, with '
+@hand('y_ovni_jumbo_large', 'a jumbo event of exactly 2 MiB (a task type registration, VYc, '
+      'padded with zeros), which no libovni writes: valid, with '
       'a warning (ruling 3)', warnings=['OVNI-JUMBO-LARGE'], ruling='ruling 3')
 def jumbo_large():
     s = started()
-    s.jumbo('VYc', T0 + 200, bytes(2 << 20))
+    label = b'a label of two megabytes'  # a task type (u32 id, label, NUL), zeros after it
+    s.jumbo('VYc', T0 + 200, (s.u32(1) + label).ljust(2 << 20, b'\0'))
     s.ohe(T0 + 300)
     return one_thread(s, require=NOSV)
 
@@ -449,9 +479,9 @@ def process_values():
     for rank, pid in enumerate((500, 600)):
         for k, tid in enumerate((pid, pid + 1, pid + 2)):
             s = Stream()
-            life(s, T0 + 10 * k + rank, cpu=k)
+            life(s, T0 + 10 * k + rank, cpu=3 * rank + k)
             given = k < 2
-            thread(t, LOOM, pid, tid, s, cpus=4 if (rank, k) == (0, 0) else None,
+            thread(t, LOOM, pid, tid, s, cpus=6 if (rank, k) == (0, 0) else None,
                    app_id=rank + 1 if given else None, rank=rank if given else None,
                    nranks=2 if given else None, require={'ovni': '1.1.0', 'mpi': '1.0.0'})
     return t
@@ -489,11 +519,15 @@ def stream_in_trace_root():
 
 
 @hand('y_ovni_require_every_model', 'a stream that requires every model tracecheck knows and '
-      'emits an event of each (nanos6, nosv, kernel, openmp, tampi, mpi, nodes)')
+      'emits events of each (nanos6, nosv, kernel, openmp, tampi, mpi, nodes): a pair that '
+      'enters and leaves a state of the model, as libovni\'s models define them (no payload)')
 def require_every_model():
     s = started()
-    for k, m in enumerate('6VKPTMD'):
-        s.event(m + 'Xx', T0 + 200 + k, s.i32(k))
+    pairs = [('6Ma', '6MA'), ('VMa', 'VMA'), ('KCO', 'KCI'), ('PBb', 'PBB'), ('TCi', 'TCI'),
+             ('MUi', 'MUI'), ('DR[', 'DR]')]
+    for k, (enter, leave) in enumerate(pairs):
+        s.event(enter, T0 + 200 + 10 * k)
+        s.event(leave, T0 + 205 + 10 * k)
     s.ohe(T0 + 300)
     req = {'ovni': '1.1.0', 'nanos6': '1.0.0', 'nosv': '2.3.0', 'kernel': '1.0.0',
            'openmp': '1.2.0', 'tampi': '1.0.0', 'mpi': '1.0.0', 'nodes': '1.0.0'}
@@ -526,7 +560,7 @@ def part_not_thread():
     p.event('OU[', T0 + 1)
     p.event('OB.', T0 + 2)
     p.event('OU]', T0 + 3)
-    put(t, 'loom.%s/proc.%d/process' % (LOOM, PID), p, meta(part='process'))
+    put(t, 'loom.%s/proc.%d/process' % (LOOM, PID), p, meta(part='process', app_id=None))
     return t
 
 
@@ -685,13 +719,14 @@ def jumbo_size_7fffffff():
 def jumbo_header_cut_page_aligned():
     s = started()                        # 8 + 28 + 16 bytes
     s.event('OB.', T0 + 150)             # 12
-    for k in range(167):                 # 24 each
-        s.mark('=', T0 + 200 + k, k, 1)
+    for k in range(167):                 # 24 each: values 1 to 167 of a declared mark type
+        s.mark('=', T0 + 200 + k, k + 1, 1)
     s.ohe(T0 + 400)                      # 12: 4084 bytes so far
     at = s.here()
     s.raw(bytes([0x13]) + b'VYc' + s.u64(T0 + 500))
     assert len(s.bytes()) == 4096, len(s.bytes())
-    return one_thread(s, require=NOSV), (OBS, at)
+    marks = {'1': {'title': 'Step', 'chan_type': 'single'}}
+    return one_thread(s, require=NOSV, ovni_extra={'mark': marks}), (OBS, at)
 
 
 @hand('n_ovni_event_flags_0x20', 'an event with flag bit 0x20, which is not defined (libovni '

@@ -124,11 +124,13 @@ def life(s, clock, cpu=0, end=True):
 
 
 def meta(tid=None, pid=None, loom=None, cpus=None, require=None, part='thread', finished=1,
-         version=3, app_id=None, rank=None, nranks=None, lib=True, ovni_extra=None,
+         version=3, app_id=1, rank=None, nranks=None, lib=True, ovni_extra=None,
          extra=None, order=None):
     """stream.json text as libovni writes it (4-space indentation, "version"
-    first). None leaves a key out; cpus is a number of CPUs (index = phyid)
-    or a list of (index, phyid)."""
+    first): ovni.lib and ovni.app_id included, as libovni writes them into
+    every thread's metadata (its emulator refuses a process without app_id
+    and a thread without lib). None leaves a key out; cpus is a number of
+    CPUs (index = phyid) or a list of (index, phyid)."""
     ovni = {}
     if lib:
         ovni['lib'] = {'version': '1.14.0', 'commit': 'unknown'}

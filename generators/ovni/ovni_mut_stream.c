@@ -14,9 +14,12 @@
 
 #define R(name) TC_RULE_##name
 
+/* The thread has started and not ended, and is on its CPU: an event
+ * inserted here is judged for what it is (libovni's emulator refuses every
+ * event of a thread between KCO and KCI). */
 static int alive(const ovni_emitter *em)
 {
-    return em->st->state != OVNI_ST_NEW && em->st->state != OVNI_ST_DEAD;
+    return em->st->state != OVNI_ST_NEW && em->st->state != OVNI_ST_DEAD && !em->st->out_of_cpu;
 }
 
 static int is_ohe(const ovni_ev *ev) { return ovni_ev_is(ev, "OHe"); }
@@ -309,11 +312,20 @@ static void wrong_payload(ovni_mutation *mu, ovni_emitter *em, ovni_ev *ev)
     mu->applied = 1;
 }
 
-/* Known models and a code of each (the model letters of spec/ovni.md). */
-static const struct { unsigned use; const char *name; char mcv[4]; } foreign[] = {
-    {OVNI_USES_NOSV, "nosv", "VTx"}, {OVNI_USES_KERNEL, "kernel", "KCO"},
-    {0, "nanos6", "6Tx"}, {0, "openmp", "PBb"}, {0, "tampi", "TCi"},
-    {0, "mpi", "MUi"}, {0, "nodes", "DR["},
+/* Known models and an event of each (the model letters of spec/ovni.md)
+ * that libovni's model defines without a payload (its tools decode what the
+ * model declares, whatever the event carries), alone or with the event
+ * that leaves the state it enters, so that the model's books stay
+ * balanced and only the missing requirement is wrong. */
+static const struct {
+    unsigned use;
+    const char *name;
+    char mcv[4], then[4];
+} foreign[] = {
+    {OVNI_USES_NOSV, "nosv", "VSr", ""}, {OVNI_USES_KERNEL, "kernel", "KCO", "KCI"},
+    {0, "nanos6", "6Sr", ""},            {0, "openmp", "PBb", "PBB"},
+    {0, "tampi", "TCi", "TCI"},          {0, "mpi", "MUi", "MUI"},
+    {0, "nodes", "DR[", "DR]"},
 };
 
 static int plan_unrequired(ovni_mutation *mu, ovni_plan *pl)
@@ -340,6 +352,8 @@ static void foreign_event(ovni_mutation *mu, ovni_emitter *em, ovni_ev *ev)
     if (mu->applied || !alive(em) || !ovni_take(mu, is_ohe(ev)))
         return;
     emit_plain(em, foreign[mu->value].mcv, em->last_clock);
+    if (foreign[mu->value].then[0])
+        emit_plain(em, foreign[mu->value].then, em->last_clock);
     mu->applied = 1;
 }
 
@@ -393,7 +407,8 @@ static void after_end_event(ovni_mutation *mu, ovni_emitter *em, ovni_ev *ev)
         k = 0;
     ovni_ev e;
     memset(mu->scratch, 0, sizeof mu->scratch);
-    unsigned len = k == 1 ? 16 : k == 4 ? 4 : k == 5 ? 12 : 0; /* OHx, OAs, OM= */
+    /* Each with its payload: OHx, OAs, OM=, VTx (task and body ids). */
+    unsigned len = k == 1 ? 16 : k == 4 ? 4 : k == 5 ? 12 : k == 6 ? 8 : 0;
     ovni_ev_normal(&e, late[k], em->last_clock, mu->scratch, len);
     ovni_emit(em, &e);
     mu->applied = 1;
@@ -547,8 +562,8 @@ const ovni_mutator ovni_stream_mutators[] = {
      "gives an ovni event (OHx, OHe, OAs...) a payload of another size, or makes it jumbo",
      ovni_victim_any, NULL, NULL, NULL, wrong_payload, NULL},
     {R(OVNI_MODEL_NOT_REQUIRED),
-     "inserts an event of a known model the stream does not require, or drops nosv from "
-     "ovni.require of a stream with nosv events",
+     "inserts an event (or an enter-leave pair) of a known model the stream does not require, "
+     "or drops nosv from ovni.require of a stream with nosv events",
      plan_unrequired, NULL, NULL, NULL, foreign_event, NULL},
     {R(OVNI_MODEL_UNKNOWN_EVENT), "inserts an O event that ovni does not define", ovni_victim_any,
      NULL, NULL, NULL, unknown_event, NULL},

@@ -136,7 +136,6 @@ ovni_plan *ovni_plan_new(const ovni_gen_params *p, tc_rng *r)
                                    ? other_models[tc_rng_below(r, 5)][0]
                                    : NULL;
             int unknown = tc_rng_chance(r, 1, 10);
-            unsigned app_mode = (unsigned)tc_rng_below(r, 4); /* all, first only, some, none */
             int64_t app_id = tc_rng_chance(r, 3, 4) ? (int64_t)global + 1
                                                      : (int64_t)tc_rng_range(r, 1, 1000);
             unsigned rank_mode = (unsigned)tc_rng_below(r, 3); /* all, all, first only */
@@ -149,8 +148,12 @@ ovni_plan *ovni_plan_new(const ovni_gen_params *p, tc_rng *r)
                 s->pid = pid;
                 s->tid = tid;
                 tid += (int64_t)tc_rng_range(r, 1, 40);
-                s->has_app_id = app_mode == 0 || (app_mode == 1 && t == 0) ||
-                                (app_mode == 2 && tc_rng_chance(r, 1, 2));
+                /* libovni writes app_id and lib into every thread's
+                 * metadata (src/rt/ovni.c, thread_metadata_populate), and
+                 * its emulator refuses a process without app_id and a
+                 * thread without lib: the cases that leave them out, which
+                 * the rulings allow, are made by hand. */
+                s->has_app_id = 1;
                 s->app_id = app_id;
                 s->has_rank = mpi && (rank_mode < 2 || t == 0);
                 s->rank = (int64_t)global;
@@ -159,7 +162,8 @@ ovni_plan *ovni_plan_new(const ovni_gen_params *p, tc_rng *r)
                 if (also)
                     snprintf(s->also_requires, sizeof s->also_requires, "%s", also);
                 s->unknown_model = unknown;
-                s->has_lib = tc_rng_chance(r, 7, 8);
+                s->has_lib = 1;
+                s->has_marks = tc_rng_chance(r, 1, 2);
                 s->section = (uses & OVNI_USES_NOSV) && tc_rng_chance(r, 3, 4);
                 s->unicode = tc_rng_chance(r, 1, 8);
                 s->section |= s->unicode;
@@ -268,6 +272,21 @@ ovni_json *ovni_plan_metadata(const ovni_plan *pl, size_t i)
             ovni_json_add(req, other_models[m][0], ovni_json_string(other_models[m][1]));
     if (s->unknown_model)
         ovni_json_add(req, "x_counters", ovni_json_string("0.3.12"));
+    if (s->has_marks) {
+        char single_key[8], stack_key[8];
+        snprintf(single_key, sizeof single_key, "%d", OVNI_MARK_SINGLE);
+        snprintf(stack_key, sizeof stack_key, "%d", OVNI_MARK_STACK);
+        ovni_json *mark = ovni_json_add(o, "mark", ovni_json_object());
+        ovni_json *single = ovni_json_add(mark, single_key, ovni_json_object());
+        ovni_json_add(single, "title", ovni_json_string("Iteration"));
+        ovni_json_add(single, "chan_type", ovni_json_string("single"));
+        ovni_json *labels = ovni_json_add(single, "labels", ovni_json_object());
+        ovni_json_add(labels, "1", ovni_json_string("warm-up"));
+        ovni_json_add(labels, "2", ovni_json_string("steady"));
+        ovni_json *stack = ovni_json_add(mark, stack_key, ovni_json_object());
+        ovni_json_add(stack, "title", ovni_json_string("Phase"));
+        ovni_json_add(stack, "chan_type", ovni_json_string("stack"));
+    }
     if (s->has_cpus) {
         ovni_json *cpus = ovni_json_add(o, "loom_cpus", ovni_json_array());
         for (size_t c = 0; c < s->ncpus; c++) {

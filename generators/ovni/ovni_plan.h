@@ -19,6 +19,12 @@
 #define OVNI_USES_NOSV 1u   /* 'V' */
 #define OVNI_USES_KERNEL 2u /* 'K' */
 
+/* The mark types a stream with marks declares in ovni.mark (as libovni's
+ * ovni_mark_type writes them): a value set with OM=, and values pushed with
+ * OM[ and popped with OM]. */
+#define OVNI_MARK_SINGLE 1
+#define OVNI_MARK_STACK 2
+
 /* Limits of the shape (command line and fuzzers). */
 #define OVNI_MAX_LOOMS 64u
 #define OVNI_MAX_PROCS 256u
@@ -62,6 +68,7 @@ typedef struct ovni_stream_plan {
     size_t ncpus;
     int primary;                 /* the loom's first carrier of its whole CPU list */
     int has_lib;                 /* writes ovni.lib */
+    int has_marks;               /* declares the mark types and emits marks */
     int section;                 /* writes a section of its own after "ovni" */
     int unicode;                 /* that section holds non-ASCII text */
     unsigned style;              /* metadata layout, see ovni_plan_style */

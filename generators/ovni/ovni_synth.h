@@ -1,13 +1,19 @@
 /*
  * The events of one thread stream, made one at a time (so a stream of any
  * size streams out): OHx with its 16-byte payload first; then, while the
- * thread runs, events of the models it requires (nosv 'V' with payloads of
- * 0 and 2..16 bytes and jumbo type registrations VYc, kernel 'K'), ovni's
- * own marks, affinity changes, thread creations and bursts, flushes
+ * thread runs, events of the models it requires, each with the payload
+ * libovni's model gives it and in an order that model accepts (nosv 'V':
+ * task types registered with VYc, tasks made, executed, paused, resumed and
+ * ended with VT* and their ids, subsystems entered and left in nested
+ * order, idle states; kernel 'K': out of the CPU and straight back), ovni's
+ * own marks of the types the metadata declares, affinity changes to CPUs
+ * no other thread of the loom runs on, thread creations and bursts, flushes
  * (OF[ OF]), unsorted regions (OU[ ... OU]), pauses and resumes, cooling
  * and warming, following libovni's thread states (spec/ovni.md); clocks
- * strictly increasing, equal now and then; then OHe, sometimes followed by
- * a last flush. The stream stops near its budget of bytes.
+ * strictly increasing, equal now and then; then every open region closed,
+ * OHe, sometimes followed by a last flush. The stream stops near its budget
+ * of bytes. libovni's emulator (`ovniemu -l`) accepts such a trace as a
+ * whole (its big-endian streams aside: it reads one byte order).
  */
 #ifndef TC_OVNI_SYNTH_H
 #define TC_OVNI_SYNTH_H
@@ -24,6 +30,7 @@ typedef struct ovni_view {
     int state;          /* OVNI_ST_* */
     int in_flush;       /* between OF[ and OF] */
     int in_unsorted;    /* between OU[ and OU] */
+    int out_of_cpu;     /* between KCO and KCI: no other event belongs there */
     uint64_t clock;     /* of the last event (the first event's clock before it) */
     uint64_t events;    /* made so far */
     uint64_t bytes;     /* of the stream so far, its header included */
