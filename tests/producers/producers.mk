@@ -65,7 +65,7 @@ $(PRODUCERS_DIR)/clang-$(1)/xray_app_typed: $(XRAY_PRODUCER_DEPS)
 check-producers-xray-clang-$(1): $(TRACECHECK_SAN) $(PRODUCERS_DIR)/clang-$(1)/xray_app \
     $(PRODUCERS_DIR)/clang-$(1)/xray_app_typed tests/producers/xray_clang.sh \
     tests/producers/xray_log_facts.py
-	@tests/producers/xray_clang.sh $(1) '$(TRACECHECK_SAN)' '$(PRODUCERS_DIR)/clang-$(1)/xray_app' \
+	@LLVM_XRAY=llvm-xray-$(1) tests/producers/xray_clang.sh $(1) '$(TRACECHECK_SAN)' '$(PRODUCERS_DIR)/clang-$(1)/xray_app' \
 	    '$(PRODUCERS_DIR)/clang-$(1)/xray_app_typed' '$(PRODUCERS_DIR)/clang-$(1)'
 endef
 
