@@ -337,7 +337,9 @@ static char *version_command(const char *fmt, const char *path)
     free(quoted);
     free(dir);
     free(qdir);
-    return tc_conf_printf("%s 2>&1 </dev/null", out);
+    char *cmd = tc_conf_printf("%s 2>&1 </dev/null", out);
+    free(out);
+    return cmd;
 }
 
 /* An --impl column: "NAME", or "NAME=PROGRAM" for a tool found elsewhere than
