@@ -215,8 +215,8 @@ static const known_tool known_tools[] = {
      "not an ovni case: ovnidump reads ovni traces only", 1, 1, NULL,
      "libovni is not packaged in Debian; see docs/ovni-tools.md"},
     /* From a properties file in a scratch directory (conformance/runner/dqr.h). */
-    {"dqr", "dqr", "-pf " TC_DQR_PROPS, TC_FORMAT_PERF,
-     "not a perf case: dqr reads SiFive perf data only", 1, 1, NULL,
+    {"dqr", "dqr", TC_DQR_ARGS, TC_FORMAT_PERF,
+     "not a perf case: dqr reads SiFive perf data only", 1, 0, NULL,
      "SiFive's trace-decoder is not packaged in Debian; see docs/dqr.md"},
 };
 
@@ -315,8 +315,8 @@ static int column_impl(column *col, const char *impl, const char *name)
         if (!im->program)
             im->program = col->program = tc_conf_strdup(tool->program);
         free(col->command);
-        im->command = col->command = tc_conf_printf("cd SCRATCH && exec %s -pf %s",
-                                                    im->program, TC_DQR_PROPS);
+        im->command = col->command = tc_conf_printf("cd SCRATCH && exec %s %s",
+                                                    im->program, TC_DQR_ARGS);
         im->only_suffix = ".rtd";
         im->only_suffix_reason = "a text message list: dqr reads Nexus .rtd traces only";
     }

@@ -194,6 +194,9 @@ typedef struct tc_conf_outcome {
     /* Set by an adapter that checks the output itself (dqr: its counter
      * values against the expected dump): why an accepted case still fails. */
     char *mismatch;
+    /* Set by an adapter: the tool ran but said nothing about the input (it
+     * refused its own setup): why. A crash for the judge, never a verdict. */
+    char *no_verdict;
 } tc_conf_outcome;
 
 void tc_conf_outcome_free(tc_conf_outcome *o);

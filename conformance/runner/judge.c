@@ -165,6 +165,11 @@ void tc_conf_judge(const tc_conf_case *c, const tc_conf_impl *impl, tc_conf_outc
         r->reason = tc_conf_printf("killed by signal %d (%s)", o->signal, strsignal(o->signal));
         return;
     }
+    if (o->no_verdict) {
+        r->kind = TC_CONF_CRASH;
+        r->reason = tc_conf_strdup(o->no_verdict);
+        return;
+    }
     if (!o->exited || (o->exit_status != 0 && o->exit_status != 1)) {
         r->kind = TC_CONF_CRASH;
         r->reason = tc_conf_printf("exit status %d: neither 0 (accept) nor 1 (reject)",
