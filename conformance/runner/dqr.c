@@ -136,8 +136,8 @@ static const char *const framing_errors[] = {
 };
 
 typedef struct printed {
-    size_t perf, framing, other;         /* error lines of each kind */
-    char first_perf[200], first_framing[200], first_other[200];
+    size_t perf, framing, other, info;   /* error lines of each kind, Info lines */
+    char first_perf[200], first_framing[200], first_other[200], first_info[200];
     int terminated;                      /* "Error (N) terminated trace decode" (main.cpp) */
     int ended;                           /* "End of Trace File" */
 } printed;
@@ -188,6 +188,11 @@ static void read_printed(const char *out, size_t out_len, printed *p)
         } else if (len >= 5 && !memcmp(line, "Error", 5) && !p->terminated) {
             p->other++;
             keep(p->first_other, sizeof p->first_other, line, len);
+        } else if (len >= 5 && !memcmp(line, "Info:", 5)) {
+            /* Not errors: the start of a wrapped buffer ("Skipping"), a
+             * last message cut short (SliceFileParser::readBinaryMsg). */
+            p->info++;
+            keep(p->first_info, sizeof p->first_info, line, len);
         }
     }
 }
@@ -205,10 +210,13 @@ static void note(tc_conf_outcome *o, const char *msg)
  * empty: dqr prints everything to stdout). */
 static void note_printed(tc_conf_outcome *o, const printed *p)
 {
-    char *s = tc_conf_printf("dqr printed %zu perf error%s, %zu Nexus error%s and %zu other "
-                             "error line%s%s", p->perf, p->perf == 1 ? "" : "s", p->framing,
-                             p->framing == 1 ? "" : "s", p->other, p->other == 1 ? "" : "s",
-                             p->perf || p->framing || p->other ? "; the first of each:" : "");
+    char *s = tc_conf_printf("dqr printed %zu perf error%s, %zu Nexus error%s, %zu other "
+                             "error line%s and %zu Info line%s%s", p->perf,
+                             p->perf == 1 ? "" : "s", p->framing, p->framing == 1 ? "" : "s",
+                             p->other, p->other == 1 ? "" : "s", p->info,
+                             p->info == 1 ? "" : "s",
+                             p->perf || p->framing || p->other || p->info
+                                 ? "; the first of each:" : "");
     note(o, s);
     free(s);
     if (p->first_perf[0])
@@ -217,6 +225,8 @@ static void note_printed(tc_conf_outcome *o, const printed *p)
         note(o, p->first_framing);
     if (p->first_other[0])
         note(o, p->first_other);
+    if (p->first_info[0])
+        note(o, p->first_info);
 }
 
 void tc_dqr_outcome(const tc_impl_job *job, tc_conf_outcome *o)
