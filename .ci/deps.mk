@@ -25,6 +25,11 @@ DEB_PACKAGES += python3-matplotlib
 # (docs/fuzzing.md, "OSS-Fuzz and ClusterFuzzLite").
 DEB_PACKAGES += zip unzip python3-yaml
 
+# binutils-riscv64-unknown-elf: riscv64-unknown-elf-objdump, which SiFive's
+# dqr runs on the ELF it is given; the conformance runner's dqr adapter
+# needs it whenever dqr is on PATH (docs/dqr.md).
+DEB_PACKAGES += binutils-riscv64-unknown-elf
+
 deps-missing = $(shell for p in $(DEB_PACKAGES); do \
     dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done)
 
