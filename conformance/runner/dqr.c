@@ -122,11 +122,12 @@ int tc_dqr_start(tc_impl_job *job, const tc_conf_impl *impl, const tc_conf_case 
  * (src/trace.cpp). */
 static const char *const perf_errors[] = {"Error: processITCPerf()", NULL};
 
-/* Lines that say the Nexus stream is wrong: SliceFileParser::readBinaryMsg
- * and readNextTraceMsg (src/dqr.cpp), and Trace::NextInstruction's report
- * of them (src/trace.cpp). */
+/* Lines that say the Nexus stream is wrong: SliceFileParser::readBinaryMsg,
+ * readNextTraceMsg and its parse* functions (src/dqr.cpp), and
+ * Trace::NextInstruction's report of them (src/trace.cpp). */
 static const char *const framing_errors[] = {
     "Error: SliceFileParser::",
+    "Error: parse",
     "Error possibly due to corrupted message in trace",
     "Error: readNextTraceMsg()",
     "Error reading trace file",
