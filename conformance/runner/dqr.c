@@ -1,6 +1,7 @@
 /* The adapter for SiFive's dqr (dqr.h, docs/dqr.md). */
 #define _DEFAULT_SOURCE
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,11 +167,13 @@ static void keep(char *dst, size_t size, const char *line, size_t len)
         snprintf(dst, size, "%.*s", (int)(len < size - 1 ? len : size - 1), line);
 }
 
-/* Reads at most the first 4 MiB: a dqr that loops prints without end. */
-static void read_printed(const char *out, size_t out_len, printed *p)
+/* Reads the first limit bytes (all of them after a normal exit; a dqr
+ * that loops prints without end). */
+static void read_printed(const char *out, size_t out_len, size_t limit, printed *p)
 {
     memset(p, 0, sizeof *p);
-    size_t limit = out_len < (4u << 20) ? out_len : (4u << 20);
+    if (limit > out_len)
+        limit = out_len;
     for (size_t at = 0; at < limit;) {
         const char *line = out + at;
         const char *nl = memchr(line, '\n', limit - at);
@@ -235,7 +238,8 @@ void tc_dqr_outcome(const tc_impl_job *job, tc_conf_outcome *o)
     if (!job->scratch)
         return;
     printed p;
-    read_printed(o->out ? o->out : "", o->out ? o->out_len : 0, &p);
+    size_t limit = o->exited ? SIZE_MAX : (size_t)4 << 20;
+    read_printed(o->out ? o->out : "", o->out ? o->out_len : 0, limit, &p);
     if (o->timed_out || !o->exited) {
         note_printed(o, &p); /* a timeout or a signal: judged as such */
         return;
