@@ -25,6 +25,11 @@ DEB_PACKAGES += python3-matplotlib
 # (docs/fuzzing.md, "OSS-Fuzz and ClusterFuzzLite").
 DEB_PACKAGES += zip unzip python3-yaml
 
+# binutils-riscv64-unknown-elf: riscv64-unknown-elf-objdump, which SiFive's
+# dqr runs on the ELF it is given; the conformance runner's dqr adapter
+# needs it whenever dqr is on PATH (docs/dqr.md).
+DEB_PACKAGES += binutils-riscv64-unknown-elf
+
 # Every clang Debian 12 ships, for make check's real XRay producers
 # (tests/producers/producers.mk): each with its XRay runtime (in
 # libclang-common-N-dev for 13 and 15, in libclang-rt-N-dev from 14 on, 15
