@@ -25,13 +25,47 @@ DEB_PACKAGES += python3-matplotlib
 # (docs/fuzzing.md, "OSS-Fuzz and ClusterFuzzLite").
 DEB_PACKAGES += zip unzip python3-yaml
 
+# binutils-riscv64-unknown-elf: riscv64-unknown-elf-objdump, which SiFive's
+# dqr runs on the ELF it is given; the conformance runner's dqr adapter
+# needs it whenever dqr is on PATH (docs/dqr.md).
+DEB_PACKAGES += binutils-riscv64-unknown-elf
+
+# Every clang Debian 12 ships, for make check's real XRay producers
+# (tests/producers/producers.mk): each with its XRay runtime (in
+# libclang-common-N-dev for 13 and 15, in libclang-rt-N-dev from 14 on, 15
+# excepted) and its llvm-xray (llvm-N). 22 comes from bookworm-security. A
+# version whose packages the apt sources do not have is skipped, and said so,
+# by `make deps` and by make check.
+XRAY_CLANG_VERSIONS := 13 14 15 16 19 22
+xray-clang-packages = clang-$(1) llvm-$(1) \
+    $(if $(filter 13 15,$(1)),libclang-common-$(1)-dev,libclang-rt-$(1)-dev)
+
+# installed PACKAGE...: true when every one is installed.
+deps-installed = for p in $(1); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+    grep -q 'install ok installed' || exit 1; done
+# not-in-archive PACKAGE...: prints those the apt sources do not have.
+deps-not-in-archive = for p in $(1); do apt-cache policy $$p 2>/dev/null | \
+    grep -q 'Candidate: [^(]' || echo $$p; done
+
+# A clang version counts as missing when its packages are not all installed
+# but the apt sources have them (one that is not in the archive is not
+# missing: it is skipped).
 deps-missing = $(shell for p in $(DEB_PACKAGES); do \
-    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done)
+    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done; \
+    $(foreach v,$(XRAY_CLANG_VERSIONS),( $(call deps-installed,$(call xray-clang-packages,$(v))) ) || \
+        [ -n "$$( $(call deps-not-in-archive,$(call xray-clang-packages,$(v))) )" ] || echo clang-$(v);))
 
 .PHONY: deps ensure-deps
 deps:
 	apt-get update
-	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEB_PACKAGES)
+	@clangs=; \
+	$(foreach v,$(XRAY_CLANG_VERSIONS),absent=$$( $(call deps-not-in-archive,$(call xray-clang-packages,$(v))) ); \
+	if [ -n "$$absent" ]; then \
+	    echo "make deps: SKIPPED clang $(v): not in the apt sources:" $$absent \
+	         "(apt-cache policy shows no candidate); make check skips it too"; \
+	else clangs="$$clangs $(strip $(call xray-clang-packages,$(v)))"; fi;) \
+	echo "DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEB_PACKAGES)$$clangs"; \
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEB_PACKAGES)$$clangs
 
 ensure-deps:
 	@missing="$(deps-missing)"; \

@@ -214,8 +214,7 @@ typedef struct known_tool {
     const char *args;        /* after the program; {file} is the case */
     tc_format format;        /* the one format it reads */
     const char *only_reason;
-    int copy_input, nonzero_rejects;
-    const char *const *abort_rejects;
+    int copy_input;
     const char *install;     /* said when it is not found */
     /* How it tells its version ({program}: its path, {dir}: its directory);
      * the reports name the version that was run. */
@@ -224,7 +223,7 @@ typedef struct known_tool {
 
 static const known_tool known_tools[] = {
     {"llvm-xray", "llvm-xray", "fdr-dump --verify {file}", TC_FORMAT_XRAY,
-     "not an XRay case: llvm-xray reads XRay FDR only", 0, 0, NULL, "Debian: apt-get install llvm",
+     "not an XRay case: llvm-xray reads XRay FDR only", 0, "Debian: apt-get install llvm",
      "{program} --version"},
     /* libovni 1.14's tools (docs/ovni-tools.md): exit 0 accepts, 1 refuses
      * (their main()s return 1 after saying why); any other status and every
@@ -234,17 +233,17 @@ static const known_tool known_tools[] = {
      * ovnisort print no version; libovni's ovniver, installed beside them,
      * does. */
     {"ovniemu", "ovniemu", "-l {file}", TC_FORMAT_OVNI,
-     "not an ovni case: ovniemu reads ovni traces only", 1, 0, NULL,
+     "not an ovni case: ovniemu reads ovni traces only", 1,
      "libovni is not packaged in Debian; see docs/ovni-tools.md", "{program} -h"},
     {"ovnidump", "ovnidump", "{file} >/dev/null", TC_FORMAT_OVNI,
-     "not an ovni case: ovnidump reads ovni traces only", 1, 0, NULL,
+     "not an ovni case: ovnidump reads ovni traces only", 1,
      "libovni is not packaged in Debian; see docs/ovni-tools.md", "{dir}/ovniver"},
     {"ovnisort", "ovnisort", "{file}", TC_FORMAT_OVNI,
-     "not an ovni case: ovnisort reads ovni traces only", 1, 0, NULL,
+     "not an ovni case: ovnisort reads ovni traces only", 1,
      "libovni is not packaged in Debian; see docs/ovni-tools.md", "{dir}/ovniver"},
     /* From a properties file in a scratch directory (conformance/runner/dqr.h). */
-    {"dqr", "dqr", "-pf " TC_DQR_PROPS, TC_FORMAT_PERF,
-     "not a perf case: dqr reads SiFive perf data only", 1, 1, NULL,
+    {"dqr", "dqr", TC_DQR_ARGS, TC_FORMAT_PERF,
+     "not a perf case: dqr reads SiFive perf data only", 1,
      "SiFive's trace-decoder is not packaged in Debian; see docs/dqr.md", "{program} -v"},
 };
 
@@ -337,7 +336,9 @@ static char *version_command(const char *fmt, const char *path)
     free(quoted);
     free(dir);
     free(qdir);
-    return tc_conf_printf("%s 2>&1 </dev/null", out);
+    char *cmd = tc_conf_printf("%s 2>&1 </dev/null", out);
+    free(out);
+    return cmd;
 }
 
 /* An --impl column: "NAME", or "NAME=PROGRAM" for a tool found elsewhere than
@@ -377,15 +378,13 @@ static int column_impl(column *col, const char *spec, const char *name, const ch
     im->only_format = tool->format;
     im->only_reason = tool->only_reason;
     im->copy_input = tool->copy_input;
-    im->nonzero_rejects = tool->nonzero_rejects;
-    im->abort_rejects = tool->abort_rejects;
     if (!strcmp(tool->name, "dqr")) {
         /* The command line is only shown in reports: the adapter runs it. */
         im->kind = TC_IMPL_DQR;
         im->program = col->program = path ? tc_conf_strdup(path) : tc_conf_strdup(wanted);
         free(col->command);
-        im->command = col->command = tc_conf_printf("cd SCRATCH && exec %s -pf %s",
-                                                    im->program, TC_DQR_PROPS);
+        im->command = col->command = tc_conf_printf("cd SCRATCH && exec %s %s",
+                                                    im->program, TC_DQR_ARGS);
         im->only_suffix = ".rtd";
         im->only_suffix_reason = "a text message list: dqr reads Nexus .rtd traces only";
     }

@@ -170,14 +170,6 @@ typedef struct tc_conf_impl {
      * write into their input (ovniemu writes its outputs into the trace,
      * ovnisort sorts its streams in place). */
     int copy_input;
-    /* Any exit status but 0 is a rejection (not only 1), except 126 and 127
-     * (the shell could not run the program). */
-    int nonzero_rejects;
-    /* NULL-terminated: when the program dies of SIGABRT and its standard
-     * error holds one of these, that is a rejection (for a tool that refuses
-     * input by aborting after saying why). No known tool does: libovni 1.14's
-     * tools return 1, and their die() marks a failed internal check. */
-    const char *const *abort_rejects;
     /* TC_IMPL_DQR: the path of the program. */
     const char *program;
     /* Set: only inputs whose name ends so are run; others are skipped with
@@ -212,6 +204,9 @@ typedef struct tc_conf_outcome {
     /* Set by an adapter that checks the output itself (dqr: its counter
      * values against the expected dump): why an accepted case still fails. */
     char *mismatch;
+    /* Set by an adapter: the tool ran but said nothing about the input (it
+     * refused its own setup): why. A crash for the judge, never a verdict. */
+    char *no_verdict;
 } tc_conf_outcome;
 
 void tc_conf_outcome_free(tc_conf_outcome *o);

@@ -1,48 +1,46 @@
 /* The adapter for SiFive's dqr (dqr.h, docs/dqr.md). */
 #define _DEFAULT_SOURCE
-#include <dirent.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "dqr.h"
 #include "scratch.h"
 
-/* A 64-byte ELF header and nothing else: a little-endian 64-bit RISC-V
- * executable without sections or symbols. dqr needs an ELF in its properties
- * (it names its output after the ELF's base name and prints the ELF's path
- * into it); the cases come from no program, so this stands in for one. */
-static const unsigned char placeholder_elf[64] = {
-    0x7f, 'E', 'L', 'F', 2 /* 64-bit */, 1 /* little-endian */, 1 /* version */, 0, 0, 0, 0,
-    0, 0, 0, 0, 0,
-    2, 0,                   /* e_type: ET_EXEC */
-    243, 0,                 /* e_machine: EM_RISCV */
-    1, 0, 0, 0,             /* e_version */
-    0, 0, 0, 0x80, 0, 0, 0, 0, /* e_entry: 0x80000000 */
-    0, 0, 0, 0, 0, 0, 0, 0, /* e_phoff */
-    0, 0, 0, 0, 0, 0, 0, 0, /* e_shoff */
-    0, 0, 0, 0,             /* e_flags */
-    64, 0,                  /* e_ehsize */
-    56, 0, 0, 0,            /* e_phentsize, e_phnum */
-    64, 0, 0, 0, 0, 0,      /* e_shentsize, e_shnum, e_shstrndx */
-};
-
 static int write_file(const char *path, const void *data, size_t len, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "wb");
-    if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
+    int ok = f && fwrite(data, 1, len, f) == len;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    if (!ok)
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        if (f)
-            fclose(f);
-        return -1;
-    }
-    return 0;
+    return ok ? 0 : -1;
 }
 
-/* The child: dqr runs in the scratch directory, where the properties name
- * the trace and the ELF by relative paths and its outputs land. */
+/* name on PATH, or NULL. */
+static char *on_path(const char *name)
+{
+    const char *path = getenv("PATH");
+    for (const char *p = path ? path : ""; *p;) {
+        size_t n = strcspn(p, ":");
+        char *cand = tc_conf_printf("%.*s/%s", (int)n, n ? p : ".", name);
+        struct stat st;
+        if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0)
+            return cand;
+        free(cand);
+        p += n + (p[n] == ':');
+    }
+    return NULL;
+}
+
+/* The child: dqr runs in the scratch directory, where the settings name
+ * the trace and the ELF by relative paths and where it writes its outputs
+ * (next to the trace). */
 static int dqr_body(void *arg)
 {
     const tc_impl_job *job = arg;
@@ -50,37 +48,68 @@ static int dqr_body(void *arg)
         perror("tracecheck conformance: chdir to the scratch directory");
         return 127;
     }
-    execl(job->cmdline, "dqr", "-pf", TC_DQR_PROPS, (char *)NULL);
+    execl(job->cmdline, "dqr", "-sf", TC_DQR_PROPS, "-nodasm", (char *)NULL);
     fprintf(stderr, "tracecheck conformance: %s: %s\n", job->cmdline, strerror(errno));
     return 127;
+}
+
+/* The scratch directory's settings file and stand-in ELF. */
+static int prepare(const tc_conf_case *c, const char *dir, const char *trace,
+                   const char *objdump, char *err, size_t errlen)
+{
+    uint64_t *addr = NULL;
+    long n = tc_dqr_trace_addresses(c->input, &addr, err, errlen);
+    if (n < 0)
+        return -1;
+    char *elf = tc_conf_printf("%s/%s", dir, TC_DQR_ELF);
+    int rc = tc_dqr_write_elf(elf, addr, (size_t)n, err, errlen);
+    free(elf);
+    free(addr);
+    if (rc != 0)
+        return -1;
+    /* tolerateErrors: keep decoding after an error, as dqr's own command
+     * line does by default (-allowerrors); a settings file defaults to
+     * stopping at the first error of any kind (TraceSettings::
+     * TraceSettings), the instruction trace's included. Channel 6 is the
+     * library's default and every case's. */
+    char *props = tc_conf_printf("rtd=%s\nelf=%s\nobjdump=%s\ntolerateErrors=true\n"
+                                 "trace.config.int.itc.perf=true\n"
+                                 "trace.config.int.itc.perf.channel=6\n",
+                                 trace, TC_DQR_ELF, objdump);
+    char *path = tc_conf_printf("%s/%s", dir, TC_DQR_PROPS);
+    rc = write_file(path, props, strlen(props), err, errlen);
+    free(path);
+    free(props);
+    return rc;
 }
 
 int tc_dqr_start(tc_impl_job *job, const tc_conf_impl *impl, const tc_conf_case *c,
                  double timeout, char *err, size_t errlen)
 {
-    char *copy = NULL;
-    if (tc_scratch_copy(c->input, &job->scratch, &copy, err, errlen) != 0)
+    /* Without it dqr refuses every ELF before reading the trace. */
+    char *objdump = on_path(TC_DQR_OBJDUMP);
+    if (!objdump) {
+        snprintf(err, errlen, "%s is not on PATH: dqr runs it on the ELF it is given (Debian: "
+                              "binutils-riscv64-unknown-elf; docs/dqr.md)", TC_DQR_OBJDUMP);
         return -1;
-    const char *base = strrchr(copy, '/') ? strrchr(copy, '/') + 1 : copy;
-    /* Channel 6, the library's default and the one every case uses. */
-    char *props = tc_conf_printf("rtd=%s\nelf=%s\ntrace.config.int.itc.perf=true\n"
-                                 "trace.config.int.itc.perf.channel=6\n", base, TC_DQR_ELF);
-    char *props_path = tc_conf_printf("%s/%s", job->scratch, TC_DQR_PROPS);
-    char *elf_path = tc_conf_printf("%s/%s", job->scratch, TC_DQR_ELF);
-    int rc = write_file(props_path, props, strlen(props), err, errlen);
-    if (rc == 0)
-        rc = write_file(elf_path, placeholder_elf, sizeof placeholder_elf, err, errlen);
-    free(props);
-    free(props_path);
-    free(elf_path);
+    }
+    char *copy = NULL;
+    int rc = tc_scratch_copy(c->input, &job->scratch, &copy, err, errlen);
+    if (rc == 0) {
+        const char *base = strrchr(copy, '/') ? strrchr(copy, '/') + 1 : copy;
+        rc = prepare(c, job->scratch, base, objdump, err, errlen);
+    }
     free(copy);
-    job->cmdline = tc_conf_strdup(impl->program);
-    if (rc == 0)
+    free(objdump);
+    if (rc == 0) {
+        job->cmdline = tc_conf_strdup(impl->program);
         rc = tc_proc_start(&job->proc, dqr_body, job, NULL, timeout, err, errlen);
+    }
     if (rc != 0) {
         free(job->cmdline);
         job->cmdline = NULL;
-        tc_scratch_remove(job->scratch);
+        if (job->scratch)
+            tc_scratch_remove(job->scratch);
         free(job->scratch);
         job->scratch = NULL;
         return -1;
@@ -88,75 +117,88 @@ int tc_dqr_start(tc_impl_job *job, const tc_conf_impl *impl, const tc_conf_case 
     return 0;
 }
 
-/* needle in the n bytes at p (a line), or NULL. */
-static const char *find(const char *p, size_t n, const char *needle)
+/* ---- what dqr printed (all of it on standard output) ---- */
+
+/* Lines that say the perf data is wrong: PerfConverter::processITCPerf
+ * (src/trace.cpp). */
+static const char *const perf_errors[] = {"Error: processITCPerf()", NULL};
+
+/* Lines that say the Nexus stream is wrong: SliceFileParser::readBinaryMsg,
+ * readNextTraceMsg and its parse* functions (src/dqr.cpp), and
+ * Trace::NextInstruction's report of them (src/trace.cpp). */
+static const char *const framing_errors[] = {
+    "Error: SliceFileParser::",
+    "Error: parse",
+    "Error possibly due to corrupted message in trace",
+    "Error: readNextTraceMsg()",
+    "Error reading trace file",
+    "Error: Trace::NextInstruction(): Errors in trace file",
+    "Error: Trace::NextInstruction(): Trace file does not contain any trace messages",
+    NULL,
+};
+
+typedef struct printed {
+    size_t perf, framing, other, info;   /* error lines of each kind, Info lines */
+    char first_perf[200], first_framing[200], first_other[200], first_info[200];
+    int terminated;                      /* "Error (N) terminated trace decode" (main.cpp) */
+    int ended;                           /* "End of Trace File" */
+} printed;
+
+static int starts_any(const char *line, size_t len, const char *const *prefixes)
+{
+    for (const char *const *p = prefixes; *p; p++)
+        if (len >= strlen(*p) && !memcmp(line, *p, strlen(*p)))
+            return 1;
+    return 0;
+}
+
+static int contains(const char *line, size_t len, const char *needle)
 {
     size_t k = strlen(needle);
-    for (size_t i = 0; i + k <= n; i++)
-        if (!memcmp(p + i, needle, k))
-            return p + i;
-    return NULL;
+    for (size_t i = 0; i + k <= len; i++)
+        if (!memcmp(line + i, needle, k))
+            return 1;
+    return 0;
 }
 
-size_t tc_dqr_perf_values(const char *text, unsigned long long *v, size_t max)
+static void keep(char *dst, size_t size, const char *line, size_t len)
 {
-    size_t n = 0;
-    for (const char *line = text; line && *line;) {
-        const char *end = strchr(line, '\n');
-        size_t len = end ? (size_t)(end - line) : strlen(line);
-        const char *cntr = find(line, len, "[Perf Cntr]");
-        const char *val = find(line, len, "[Value=");
-        if (cntr && val) {
-            if (n < max)
-                v[n] = strtoull(val + 7, NULL, 10); /* dqr prints %lld: wraps as written */
-            n++;
+    if (!dst[0])
+        snprintf(dst, size, "%.*s", (int)(len < size - 1 ? len : size - 1), line);
+}
+
+/* Reads the first limit bytes (all of them after a normal exit; a dqr
+ * that loops prints without end). */
+static void read_printed(const char *out, size_t out_len, size_t limit, printed *p)
+{
+    memset(p, 0, sizeof *p);
+    if (limit > out_len)
+        limit = out_len;
+    for (size_t at = 0; at < limit;) {
+        const char *line = out + at;
+        const char *nl = memchr(line, '\n', limit - at);
+        size_t len = nl ? (size_t)(nl - line) : limit - at;
+        at += len + 1;
+        if (len >= 17 && !memcmp(line, "End of Trace File", 17))
+            p->ended = 1;
+        if (len >= 6 && !memcmp(line, "Error ", 6) && contains(line, len, "terminated trace decode"))
+            p->terminated = 1;
+        if (starts_any(line, len, perf_errors)) {
+            p->perf++;
+            keep(p->first_perf, sizeof p->first_perf, line, len);
+        } else if (starts_any(line, len, framing_errors)) {
+            p->framing++;
+            keep(p->first_framing, sizeof p->first_framing, line, len);
+        } else if (len >= 5 && !memcmp(line, "Error", 5) && !p->terminated) {
+            p->other++;
+            keep(p->first_other, sizeof p->first_other, line, len);
+        } else if (len >= 5 && !memcmp(line, "Info:", 5)) {
+            /* Not errors: the start of a wrapped buffer ("Skipping"), a
+             * last message cut short (SliceFileParser::readBinaryMsg). */
+            p->info++;
+            keep(p->first_info, sizeof p->first_info, line, len);
         }
-        line = end ? end + 1 : NULL;
     }
-    return n;
-}
-
-size_t tc_dqr_dump_values(const char *dump, unsigned long long *v, size_t max)
-{
-    size_t n = 0;
-    for (const char *line = dump; line && *line;) {
-        const char *end = strchr(line, '\n');
-        size_t len = end ? (size_t)(end - line) : strlen(line);
-        const char *dec = find(line, len, "\"decoded\":[");
-        if (find(line, len, "{\"t\":\"record\"") && dec) {
-            /* An array of decimal strings: ["1","2"]. */
-            for (const char *p = dec + 11; p < line + len && *p != ']';) {
-                if (*p == '"') {
-                    if (n < max)
-                        v[n] = strtoull(p + 1, NULL, 10);
-                    n++;
-                    p = strchr(p + 1, '"');
-                    if (!p)
-                        break;
-                }
-                p++;
-            }
-        }
-        line = end ? end + 1 : NULL;
-    }
-    return n;
-}
-
-/* The .perf file dqr wrote into the scratch directory, or NULL. */
-static char *find_perf(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return NULL;
-    char *found = NULL;
-    struct dirent *e;
-    while (!found && (e = readdir(d)) != NULL) {
-        size_t n = strlen(e->d_name);
-        if (n > 5 && !strcmp(e->d_name + n - 5, ".perf"))
-            found = tc_conf_printf("%s/%s", dir, e->d_name);
-    }
-    closedir(d);
-    return found;
 }
 
 static void note(tc_conf_outcome *o, const char *msg)
@@ -168,50 +210,92 @@ static void note(tc_conf_outcome *o, const char *msg)
     o->err_len = strlen(err);
 }
 
-#define MAX_VALUES 65536
+/* A few lines of what dqr printed, for the reports (its own stderr is
+ * empty: dqr prints everything to stdout). */
+static void note_printed(tc_conf_outcome *o, const printed *p)
+{
+    char *s = tc_conf_printf("dqr printed %zu perf error%s, %zu Nexus error%s, %zu other "
+                             "error line%s and %zu Info line%s%s", p->perf,
+                             p->perf == 1 ? "" : "s", p->framing, p->framing == 1 ? "" : "s",
+                             p->other, p->other == 1 ? "" : "s", p->info,
+                             p->info == 1 ? "" : "s",
+                             p->perf || p->framing || p->other || p->info
+                                 ? "; the first of each:" : "");
+    note(o, s);
+    free(s);
+    if (p->first_perf[0])
+        note(o, p->first_perf);
+    if (p->first_framing[0])
+        note(o, p->first_framing);
+    if (p->first_other[0])
+        note(o, p->first_other);
+    if (p->first_info[0])
+        note(o, p->first_info);
+}
 
 void tc_dqr_outcome(const tc_impl_job *job, tc_conf_outcome *o)
 {
-    if (!o->exited || o->exit_status != 0 || o->timed_out || !job->scratch)
-        return; /* a crash, a timeout or a rejection by exit status */
-    char *perf = find_perf(job->scratch);
-    if (!perf) {
-        /* Nothing extracted: dqr refused the trace without saying so. */
-        o->exit_status = 1;
-        note(o, "tracecheck conformance: dqr exited with 0 and wrote no .perf file: a "
-                "rejection");
+    if (!job->scratch)
+        return;
+    printed p;
+    size_t limit = o->exited ? SIZE_MAX : (size_t)4 << 20;
+    read_printed(o->out ? o->out : "", o->out ? o->out_len : 0, limit, &p);
+    if (o->timed_out || !o->exited) {
+        note_printed(o, &p); /* a timeout or a signal: judged as such */
         return;
     }
-    const tc_conf_case *c = job->c;
-    char *text = tc_conf_read_file(perf, NULL);
-    char *dump = c->dump_path && c->verdict == TC_VERDICT_ACCEPT
-                     ? tc_conf_read_file(c->dump_path, NULL) : NULL;
-    if (text && dump) {
-        unsigned long long *got = calloc(MAX_VALUES, sizeof *got);
-        unsigned long long *want = calloc(MAX_VALUES, sizeof *want);
-        if (!got || !want)
-            abort();
-        size_t ng = tc_dqr_perf_values(text, got, MAX_VALUES);
-        size_t nw = tc_dqr_dump_values(dump, want, MAX_VALUES);
-        size_t i = 0;
-        while (i < ng && i < nw && i < MAX_VALUES && got[i] == want[i])
-            i++;
-        if (ng != nw || (i < ng && i < MAX_VALUES)) {
-            char *why;
-            if (i < ng && i < nw && i < MAX_VALUES)
-                why = tc_conf_printf("counter values: value %zu of the .perf file is %llu, the "
-                                     "expected dump's is %llu (%zu and %zu values)", i + 1,
-                                     got[i], want[i], ng, nw);
-            else
-                why = tc_conf_printf("counter values: the .perf file has %zu, the expected "
-                                     "dump %zu (the first %zu agree)", ng, nw, i);
-            note(o, why);
-            o->mismatch = why;
-        }
-        free(got);
-        free(want);
+    if (o->exit_status == 1 && !p.terminated) {
+        /* Exit status 1 before decoding began: the settings, the ELF or the
+         * objdump were refused (main.cpp: "new Trace() failed"). */
+        o->no_verdict = tc_conf_printf("dqr exited with 1 before decoding the trace (%s): "
+                                       "no verdict", p.first_other[0] ? p.first_other
+                                       : "nothing said");
+        note_printed(o, &p);
+        return;
     }
-    free(text);
-    free(dump);
+    if (o->exit_status != 0 && o->exit_status != 1)
+        return; /* a crash for the runner */
+    char *perf_path = tc_conf_printf("%s/%s", job->scratch, TC_DQR_PERF);
+    char *perf = tc_conf_read_file(perf_path, NULL);
+    free(perf_path);
+    if (!perf && o->exit_status == 0) {
+        o->no_verdict = tc_conf_strdup("dqr exited with 0 without writing " TC_DQR_PERF
+                                       ": no verdict");
+        note_printed(o, &p);
+        return;
+    }
+    size_t headers = 0, records = 0, values = 0;
+    if (perf)
+        tc_dqr_perf_summary(perf, &headers, &records, &values);
+    char *s = tc_conf_printf("dqr exited with %d; %s: %zu header%s, %zu record%s, %zu counter "
+                             "value%s", o->exit_status, TC_DQR_PERF, headers,
+                             headers == 1 ? "" : "s", records, records == 1 ? "" : "s", values,
+                             values == 1 ? "" : "s");
+    note(o, s);
+    free(s);
+    note_printed(o, &p);
+    /* The verdict (docs/dqr.md, "Verdicts"): decoding stopped on an error
+     * (exit status 1), or an error about the perf data or the Nexus stream
+     * was printed, is a rejection; errors of the instruction trace are not
+     * about the perf data (and the stand-in ELF holds no program). */
+    if (o->exit_status == 0 && (p.perf || p.framing)) {
+        o->exit_status = 1;
+        note(o, "tracecheck conformance: dqr exited with 0 after printing an error about the "
+                "perf data or the Nexus stream: a rejection");
+    }
+    const tc_conf_case *c = job->c;
+    if (o->exit_status == 0 && perf && c->dump_path && c->verdict == TC_VERDICT_ACCEPT) {
+        char *dump = tc_conf_read_file(c->dump_path, NULL);
+        if (dump) {
+            char *why = tc_dqr_compare(perf, dump);
+            if (why) {
+                o->mismatch = tc_conf_printf("%s differs from the expected dump: %s",
+                                             TC_DQR_PERF, why);
+                note(o, o->mismatch);
+                free(why);
+            }
+        }
+        free(dump);
+    }
     free(perf);
 }

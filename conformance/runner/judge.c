@@ -11,9 +11,9 @@
  * a directory case) when the case gives them, and the dump (n_: exactly the
  * prefix before the first error, docs/conformance.md).
  *
- * Some tools refuse input in their own way (impl->nonzero_rejects,
- * impl->abort_rejects): what counts as a rejection for them is decided
- * first, then judged like an exit status of 1.
+ * Every known tool was measured to follow the contract (docs/ovni-tools.md,
+ * docs/dqr.md): none refuses input by another exit status or by aborting.
+ * The dqr adapter decides its verdict itself (dqr.h) before this judges it.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
@@ -110,23 +110,6 @@ static char *tail(const char *s, size_t len)
     return tc_conf_strdup(len > keep ? s + len - keep : s);
 }
 
-/* The verdict of a command whose way of refusing input is not exit status 1;
- * TC_VERDICT_NONE when the contract applies unchanged. */
-static tc_conf_verdict own_rejection(const tc_conf_impl *impl, const tc_conf_outcome *o)
-{
-    if (o->timed_out)
-        return TC_VERDICT_NONE;
-    /* 126 and 127: the shell could not run the program at all. */
-    if (impl->nonzero_rejects && o->exited && o->exit_status != 0 && o->exit_status != 126 &&
-        o->exit_status != 127)
-        return TC_VERDICT_REJECT;
-    if (o->signal == SIGABRT)
-        for (const char *const *p = impl->abort_rejects; p && *p; p++)
-            if (strstr(o->err, *p))
-                return TC_VERDICT_REJECT;
-    return TC_VERDICT_NONE;
-}
-
 static int same_file(const char *a, const char *b)
 {
     return (!a && !b) || (a && b && !strcmp(a, b));
@@ -149,11 +132,6 @@ void tc_conf_judge(const tc_conf_case *c, const tc_conf_impl *impl, tc_conf_outc
     memset(&o->warnings, 0, sizeof o->warnings);
     memset(&o->notes, 0, sizeof o->notes);
 
-    if (own_rejection(impl, o) == TC_VERDICT_REJECT) {
-        o->signal = 0;
-        o->exited = 1;
-        o->exit_status = 1;
-    }
     if (o->timed_out) {
         r->kind = TC_CONF_TIMEOUT;
         r->reason = tc_conf_printf("no verdict after %.1f s; its process group was killed",
@@ -163,6 +141,11 @@ void tc_conf_judge(const tc_conf_case *c, const tc_conf_impl *impl, tc_conf_outc
     if (o->signal) {
         r->kind = TC_CONF_CRASH;
         r->reason = tc_conf_printf("killed by signal %d (%s)", o->signal, strsignal(o->signal));
+        return;
+    }
+    if (o->no_verdict) {
+        r->kind = TC_CONF_CRASH;
+        r->reason = tc_conf_strdup(o->no_verdict);
         return;
     }
     if (!o->exited || (o->exit_status != 0 && o->exit_status != 1)) {

@@ -14,7 +14,7 @@
 
 /* The version command may hang (a tool that waits for input or loops): it
  * gets this long, then it is killed with its process group. */
-#define VERSION_TIMEOUT 5.0
+#define VERSION_TIMEOUT 2.0
 
 static int body(void *arg)
 {

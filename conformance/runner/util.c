@@ -160,6 +160,7 @@ void tc_conf_outcome_free(tc_conf_outcome *o)
     free(o->err);
     free(o->first_error_file);
     free(o->mismatch);
+    free(o->no_verdict);
     tc_conf_rules_free(&o->errors);
     tc_conf_rules_free(&o->warnings);
     tc_conf_rules_free(&o->notes);
