@@ -699,8 +699,8 @@ def bogus_jumbo(size):
     return one_thread(s, require=NOSV), (OBS, at + 12)
 
 
-@hand('n_ovni_jumbo_size_fffffff0', 'a jumbo event announcing 0xFFFFFFF0 bytes (libovni\'s '
-      'readers loop forever on it)', errors=['OVNI-JUMBO-PAST-EOF'],
+@hand('n_ovni_jumbo_size_fffffff0', 'a jumbo event announcing 0xFFFFFFF0 bytes (ovnidump and '
+      'ovnisort loop forever on it, ovniemu plays it again)', errors=['OVNI-JUMBO-PAST-EOF'],
       warnings=['OVNI-JUMBO-LARGE', 'OVNI-THREAD-NO-END'], ruling='ruling 3')
 def jumbo_size_fffffff0():
     return bogus_jumbo(0xFFFFFFF0)
