@@ -229,7 +229,7 @@ static void test_sizes(void)
 
 /* What the generator promises of valid streams: OHx first with its 16-byte
  * payload, OHe present, clocks never decreasing (and equal now and then),
- * the event kinds the brief of a realistic trace asks for, and the payloads
+ * the event kinds of a realistic trace, and the payloads
  * libovni's models give other models' events (its tools decode them). */
 static void test_stream_contents(void)
 {
