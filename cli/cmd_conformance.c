@@ -36,13 +36,14 @@ static void help(void)
          "      --impl NAME       tracecheck: this project's parser, each case in a forked\n"
          "                        process, judged on verdict, rule ids and dump;\n"
          "                        llvm-xray: 'llvm-xray fdr-dump --verify {file}' (XRay\n"
-         "                        cases); ovniemu: 'ovniemu -l DIR', ovnidump: 'ovnidump\n"
+         "                        FDR cases; 'llvm-xray convert' for basic-mode logs);\n"
+         "                        ovniemu: 'ovniemu -l DIR', ovnidump: 'ovnidump\n"
          "                        DIR', ovnisort: 'ovnisort DIR' (ovni cases, on a\n"
          "                        scratch copy). Found on --tool-path, then PATH; when\n"
          "                        absent, its cases are reported 'not-installed' with the\n"
          "                        reason (docs/ovni-tools.md);\n"
          "                        dqr: SiFive's decoder on each perf .rtd case from a\n"
-         "                        properties file in a scratch directory (docs/dqr.md)\n"
+         "                        settings file in a scratch directory (docs/dqr.md)\n"
          "      --impl NAME=PROGRAM  a known tool at another place or of another version,\n"
          "                        e.g. --impl ovniemu=/opt/ovni-1.13/bin/ovniemu (with\n"
          "                        --name ovniemu-1.13 its list is xfail/ovniemu-1.13.txt)\n"
@@ -221,10 +222,23 @@ typedef struct known_tool {
     const char *version_cmd;
 } known_tool;
 
+/* Known tools that read a second format with other arguments. */
+typedef struct second_format {
+    const char *name;
+    tc_format format;
+    const char *args;
+} second_format;
+
+/* llvm-xray has no fdr-dump for basic-mode logs: convert reads them
+ * (spec/xray.md, ruling 16). */
+static const second_format second_formats[] = {
+    {"llvm-xray", TC_FORMAT_XRAY_BASIC, "convert --output-format=yaml --output=/dev/null {file}"},
+};
+
 static const known_tool known_tools[] = {
     {"llvm-xray", "llvm-xray", "fdr-dump --verify {file}", TC_FORMAT_XRAY,
-     "not an XRay case: llvm-xray reads XRay FDR only", 0, "Debian: apt-get install llvm",
-     "{program} --version"},
+     "not an XRay case: llvm-xray reads XRay FDR traces and basic-mode logs only", 0,
+     "Debian: apt-get install llvm", "{program} --version"},
     /* libovni 1.14's tools (docs/ovni-tools.md): exit 0 accepts, 1 refuses
      * (their main()s return 1 after saying why); any other status and every
      * signal, SIGABRT from die() included, are crashes. All three open each
@@ -271,6 +285,7 @@ static char *tool_command(const char *path, const char *args)
 typedef struct column {
     tc_conf_impl im;
     char *name, *command, *unavailable, *only_reason;
+    char *also_command; /* a known tool's command for its second format */
     char *program; /* --impl dqr: dqr's path */
     char *version; /* a tool's version, as it reports it */
     tc_conf_xfail xfail;
@@ -377,6 +392,12 @@ static int column_impl(column *col, const char *spec, const char *name, const ch
     im->unavailable = col->unavailable;
     im->only_format = tool->format;
     im->only_reason = tool->only_reason;
+    for (size_t i = 0; i < sizeof second_formats / sizeof second_formats[0]; i++)
+        if (!strcmp(second_formats[i].name, tool->name)) {
+            im->also_format = second_formats[i].format;
+            im->also_command = col->also_command =
+                tool_command(path ? path : wanted, second_formats[i].args);
+        }
     im->copy_input = tool->copy_input;
     if (!strcmp(tool->name, "dqr")) {
         /* The command line is only shown in reports: the adapter runs it. */
@@ -448,6 +469,7 @@ static void cleanup(cli_state *st)
             tc_conf_xfail_free(&col->xfail);
         free(col->name);
         free(col->command);
+        free(col->also_command);
         free(col->unavailable);
         free(col->only_reason);
         free(col->program);

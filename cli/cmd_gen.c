@@ -8,6 +8,8 @@
 #include "../generators/dcfg/dcfg_mutate.h"
 #include "../generators/ovni/ovni_gen.h"
 #include "../generators/ovni/ovni_mutate.h"
+#include "../generators/xray/xray_basic_gen.h"
+#include "../generators/xray/xray_basic_mutate.h"
 #include "../generators/perf/perf_gen.h"
 #include "../generators/perf/perf_mutate.h"
 #include "../generators/xray/xray_gen.h"
@@ -33,14 +35,20 @@ static void help(void)
          "  -h, --help             this help\n"
          "\n"
          "xray:\n"
-         "      --version V        file version 1 to 5 (default 5, or the highest version\n"
-         "                         in which the --violate rule exists)\n"
+         "      --mode M           fdr (Flight Data Recorder, the default) or basic (a\n"
+         "                         basic-mode log; 'gen xray-basic' is the same)\n"
+         "      --version V        file version 1 to 5, basic mode 1 to 3 (default 5 and\n"
+         "                         3, or the highest version in which the --violate rule\n"
+         "                         can be broken)\n"
          "      --threads T        threads whose buffers interleave (default 4)\n"
-         "      --buffer-size B    per-thread buffer size in the header (default 16384)\n"
-         "      --big-endian       the FDR document's MSB-first layout (LLVM's reader does\n"
-         "                         not read these)\n"
-         "      --noisy-padding    version 1: random bytes after EndOfBuffer (never read;\n"
-         "                         LLVM's reader parses them and fails) instead of zeros\n"
+         "      --buffer-size B    per-thread buffer size (default 16384): in the FDR\n"
+         "                         header; in basic mode the bytes of records a thread\n"
+         "                         flushes at once (a multiple of 32)\n"
+         "      --big-endian       the FDR document's MSB-first layout (LLVM's FDR reader\n"
+         "                         does not read these)\n"
+         "      --noisy-padding    FDR version 1: random bytes after EndOfBuffer (never\n"
+         "                         read; LLVM's reader parses them and fails) instead of\n"
+         "                         zeros\n"
          "\n"
          "ovni (a trace directory in libovni's layout, loom.L/proc.P/thread.T/):\n"
          "      --looms L          looms (machines), 1 to 64 (default 2)\n"
@@ -68,7 +76,8 @@ static void help(void)
          "      --srcbits N        Nexus SRC field of N bits, 0 to 8 (default 0; validate\n"
          "                         with the same --srcbits)\n"
          "\n"
-         "FORMAT: xray, ovni, dcfg (dcfg-trace is the same generator) or perf.");
+         "FORMAT: xray (xray-basic: --mode basic), ovni, dcfg (dcfg-trace is the same\n"
+         "generator) or perf.");
 }
 
 static void list_xray(void)
@@ -80,6 +89,20 @@ static void list_xray(void)
         for (unsigned v = 1; v <= 5; v++)
             if (m->versions & XRAY_VERSION_BIT(v))
                 n += (size_t)snprintf(versions + n, sizeof versions - n, "%s%u", n ? "," : "v", v);
+        printf("%-34s %-12s %s\n", tc_rules[m->rule].id, versions, m->how);
+    }
+}
+
+static void list_xray_basic(int prefix)
+{
+    for (size_t i = 0; i < xray_basic_mutator_count(); i++) {
+        const xray_basic_mutator *m = xray_basic_mutator_at(i);
+        char versions[24] = "";
+        size_t n = (size_t)snprintf(versions, sizeof versions, "%s", prefix ? "basic:" : "");
+        for (unsigned v = 1; v <= 3; v++)
+            if (m->versions & (1u << v))
+                n += (size_t)snprintf(versions + n, sizeof versions - n, "%s%u",
+                                      n > (prefix ? 6u : 0u) ? "," : "v", v);
         printf("%-34s %-12s %s\n", tc_rules[m->rule].id, versions, m->how);
     }
 }
@@ -125,6 +148,7 @@ typedef struct gen_opts {
     unsigned version;
     uint64_t buffer_size;
     int noisy_padding;
+    int basic;                      /* xray: --mode basic, or the format xray-basic */
     int xray_only, ovni_only;       /* an option only one format takes, for messages */
     int looms_set;                  /* --looms (ovni only; --procs is dcfg's too) */
     uint64_t dcfg_size;             /* --dcfg-size (dcfg only) */
@@ -141,11 +165,16 @@ static int gen_xray(const gen_opts *g)
         return cli_usage_error("gen", "--looms and --procs are ovni options");
     if (g->violate >= 0 && strcmp(tc_rules[g->violate].family, "XRAY") != 0)
         return cli_usage_error("gen", "%s is not an XRay rule", tc_rules[g->violate].id);
+    if (g->basic && g->noisy_padding)
+        return cli_usage_error("gen", "--noisy-padding is an FDR version 1 option");
+    if (g->basic && g->version > 3)
+        return cli_usage_error("gen", "basic-mode logs have versions 1 to 3");
     xray_gen_params p = {.seed = g->seed, .size = g->size, .version = g->version,
                          .threads = g->threads ? g->threads : 4, .buffer_size = g->buffer_size,
                          .big_endian = g->big_endian, .noisy_padding = g->noisy_padding};
     if (!p.version)
-        p.version = xray_default_version(g->violate);
+        p.version = g->basic ? xray_basic_default_version(g->violate)
+                             : xray_default_version(g->violate);
     FILE *out = stdout;
     if (strcmp(g->output, "-") != 0 && !(out = fopen(g->output, "wb"))) {
         perror(g->output);
@@ -155,7 +184,11 @@ static int gen_xray(const gen_opts *g)
         return cli_usage_error("gen", "not writing a binary trace to a terminal");
     char err[256];
     xray_sink sink = {out, NULL};
-    int rc = xray_generate(&p, g->violate, NULL, sink, NULL, err, sizeof err);
+    xray_basic_params bp = {.seed = p.seed, .size = p.size, .version = p.version,
+                            .threads = p.threads, .buffer_size = p.buffer_size,
+                            .big_endian = p.big_endian};
+    int rc = g->basic ? xray_basic_generate(&bp, g->violate, NULL, sink, NULL, err, sizeof err)
+                      : xray_generate(&p, g->violate, NULL, sink, NULL, err, sizeof err);
     if (out != stdout && fclose(out) != 0 && rc == 0) {
         perror(g->output);
         return EXIT_TROUBLE;
@@ -287,6 +320,7 @@ int cmd_gen(int argc, char **argv)
         {"count-type", required_argument, NULL, 'C'},
         {"container", required_argument, NULL, 'K'},
         {"srcbits", required_argument, NULL, 'S'},
+        {"mode", required_argument, NULL, 'M'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -380,6 +414,13 @@ int cmd_gen(int argc, char **argv)
             g.srcbits = (unsigned)n;
             g.perf_only = 1;
             break;
+        case 'M':
+            if (!strcmp(optarg, "basic"))
+                g.basic = 1;
+            else if (strcmp(optarg, "fdr") != 0)
+                return cli_usage_error("gen", "--mode takes fdr or basic");
+            g.xray_only = 1;
+            break;
         case 'h': help(); return 0;
         default: return cli_usage_error("gen", "bad option");
         }
@@ -387,9 +428,19 @@ int cmd_gen(int argc, char **argv)
     tc_format f = TC_FORMAT__COUNT;
     if (optind == argc - 1 && (f = cli_parse_format(argv[optind], 0)) == TC_FORMAT__COUNT)
         return EXIT_TROUBLE;
+    if (f == TC_FORMAT_XRAY_BASIC) {
+        f = TC_FORMAT_XRAY;
+        g.basic = 1;
+    }
     if (list) {
-        if (f == TC_FORMAT__COUNT || f == TC_FORMAT_XRAY)
+        if (f == TC_FORMAT_XRAY && g.basic)
+            list_xray_basic(0);
+        else if (f == TC_FORMAT_XRAY)
             list_xray();
+        if (f == TC_FORMAT__COUNT) {
+            list_xray();
+            list_xray_basic(1);
+        }
         if (f == TC_FORMAT__COUNT || f == TC_FORMAT_OVNI)
             list_ovni();
         if (f == TC_FORMAT__COUNT || f == TC_FORMAT_DCFG || f == TC_FORMAT_DCFG_TRACE)

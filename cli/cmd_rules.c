@@ -14,9 +14,9 @@ static void help(void)
          "\n"
          "Lists the rule catalogue (spec/rules.def): id, severity, source and summary.\n"
          "\n"
-         "  -f, --format FORMAT  only the rules of one format (xray, perf, dcfg,\n"
-         "                       dcfg-trace, ovni); the generic TC-* rules are listed\n"
-         "                       with every format\n"
+         "  -f, --format FORMAT  only the rules of one format (xray, xray-basic, perf,\n"
+         "                       dcfg, dcfg-trace, ovni); the generic TC-* rules are\n"
+         "                       listed with every format\n"
          "      --json           one JSON object per rule\n"
          "      --markdown       the documentation page (docs/rules/FORMAT.md)\n"
          "      --explain ID     everything about one rule\n"
@@ -28,8 +28,12 @@ static int shown(const tc_rule_info *r, tc_format f)
 {
     if (f == TC_FORMAT_AUTO || !strcmp(r->family, "TC"))
         return 1;
+    /* XRay's two formats share the XRAY family: basic-mode logs have the
+     * XRAY-BASIC-* rules and the header's, FDR traces everything else. */
+    int basic = !strncmp(r->id, "XRAY-BASIC-", 11), header = !strncmp(r->id, "XRAY-HEADER-", 12);
     switch (f) {
-    case TC_FORMAT_XRAY: return !strcmp(r->family, "XRAY");
+    case TC_FORMAT_XRAY: return !strcmp(r->family, "XRAY") && !basic;
+    case TC_FORMAT_XRAY_BASIC: return basic || header;
     case TC_FORMAT_PERF: return !strcmp(r->family, "PERF");
     case TC_FORMAT_DCFG: return !strcmp(r->family, "DCFG");
     case TC_FORMAT_DCFG_TRACE: return !strcmp(r->family, "DTRC");
@@ -45,10 +49,12 @@ static const char *flags_text(const tc_rule_info *r)
     return "";
 }
 
-/* The spec page of a format: DCFG-trace shares spec/dcfg.md with DCFG. */
+/* The spec page of a format: DCFG-trace shares spec/dcfg.md with DCFG, XRay's
+ * basic mode spec/xray.md with FDR. */
 static const char *spec_page(tc_format f)
 {
-    return f == TC_FORMAT_DCFG_TRACE ? "dcfg" : tc_format_name(f);
+    return f == TC_FORMAT_DCFG_TRACE ? "dcfg" : f == TC_FORMAT_XRAY_BASIC ? "xray"
+                                                                           : tc_format_name(f);
 }
 
 static void markdown(tc_format f)

@@ -39,8 +39,8 @@ tc_format cli_parse_format(const char *value, int allow_auto)
 {
     tc_format f = tc_format_from_name(value);
     if (f == TC_FORMAT__COUNT || (!allow_auto && f == TC_FORMAT_AUTO)) {
-        fprintf(stderr, "tracecheck: unknown format '%s' (known: %sxray, perf, dcfg, "
-                        "dcfg-trace, ovni)\n", value, allow_auto ? "auto, " : "");
+        fprintf(stderr, "tracecheck: unknown format '%s' (known: %sxray, xray-basic, perf, "
+                        "dcfg, dcfg-trace, ovni)\n", value, allow_auto ? "auto, " : "");
         return TC_FORMAT__COUNT;
     }
     return f;

@@ -214,6 +214,8 @@ uint64_t fx_event_size(const tc_xray_event *e)
     switch (e->kind) {
     case TC_XRAY_EV_HEADER: return TC_XRAY_HEADER_SIZE;
     case TC_XRAY_EV_FUNCTION: return TC_XRAY_FUNCTION_SIZE;
+    case TC_XRAY_EV_BASIC_FUNCTION:
+    case TC_XRAY_EV_BASIC_ARG: return TC_XRAY_BASIC_RECORD_SIZE;
     case TC_XRAY_CUSTOM_EVENT:
     case TC_XRAY_TYPED_EVENT: return TC_XRAY_METADATA_SIZE + (uint64_t)(uint32_t)e->size;
     default: return TC_XRAY_METADATA_SIZE;

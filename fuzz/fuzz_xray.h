@@ -1,5 +1,6 @@
 /*
- * Running the XRay parser inside a harness and keeping everything it said:
+ * Running the XRay parser (FDR traces and basic-mode logs, as the header
+ * says) inside a harness and keeping everything it said:
  * the diagnostics (all of them, or capped as the CLI caps them), the events
  * (with their payloads copied, since the parser's pointers die with it), the
  * canonical dump text and the sink's counters. The harnesses compare runs
@@ -71,7 +72,7 @@ void fx_print_diag_difference(FILE *f, const fx_run *a, const char *la, const fx
 int fx_events_equal(const tc_xray_event *a, const tc_xray_event *b);
 
 /* Bytes an event's record takes in the file: 8, 16, 16 + payload, or 32
- * for the header. */
+ * for the header and basic-mode records. */
 uint64_t fx_event_size(const tc_xray_event *e);
 
 #ifdef __cplusplus

@@ -18,9 +18,11 @@
 // of that class (to minimise an example with -minimize_crash).
 //
 // LLVM is run the way `llvm-xray` reads a file (loadTraceFile): as
-// little-endian, then, if that fails, as big-endian; only the FDR reader
-// (type 1) is run, never LLVM's basic-mode or YAML readers (see the
-// NOT_COMPARED entries).
+// little-endian, then, if that fails, as big-endian; its FDR reader (type 1)
+// and its basic-mode reader (type 0) are run, never its YAML reader, nor the
+// basic-mode reader on a log whose first record is an argument payload, on
+// which LLVM 14 crashes (see the NOT_COMPARED entries). Basic-mode records
+// are compared as sequences: LLVM keeps them in file order.
 
 #include <algorithm>
 #include <cinttypes>
@@ -114,8 +116,8 @@ uint16_t le16(const uint8_t *p) { return static_cast<uint16_t>(p[0] | p[1] << 8)
 uint16_t be16(const uint8_t *p) { return static_cast<uint16_t>(p[1] | p[0] << 8); }
 
 struct LlvmResult {
-    bool tried = false; // false: LLVM would read it with its basic-mode or YAML reader
-    bool basic_mode = false;
+    bool tried = false; // false: LLVM would read it with its YAML reader, or crash
+    bool payload_first = false; // a basic-mode log LLVM would crash on
     bool accepted = false;
     bool big_endian = false; // the attempt that produced this result
     std::string error;
@@ -141,9 +143,21 @@ void load(LlvmResult &res, const Input &in, bool little_endian)
     res.records.assign(trace->begin(), trace->end());
 }
 
+// Whether LLVM's basic-mode reader, reading in this byte order, gets to a
+// first record that is an argument payload: it then takes the last element
+// of its empty vector of records (Trace.cpp, loadNaiveFormatLog), and dies.
+bool basic_payload_first(const Input &in, bool little_endian)
+{
+    auto rd16 = [&](size_t at) { return little_endian ? le16(in.p + at) : be16(in.p + at); };
+    unsigned version = rd16(0);
+    return rd16(2) == 0 && version >= 1 && version <= 3 && in.n >= 64 && in.n % 32 == 0 &&
+           rd16(32) == 1;
+}
+
 // loadTraceFile's order (little-endian, then big-endian), restricted to the
-// FDR reader: an attempt whose type field is not 1 would go to the
-// basic-mode (type 0) or YAML reader instead, and is not made.
+// FDR (type 1) and basic-mode (type 0) readers: an attempt whose type field
+// is neither would go to the YAML reader instead, and is not made; nor is
+// one that would crash.
 LlvmResult run_llvm(const Input &in)
 {
     LlvmResult res;
@@ -153,15 +167,24 @@ LlvmResult run_llvm(const Input &in)
         return res;
     }
     unsigned le_type = le16(in.p + 2), be_type = be16(in.p + 2);
-    if (le_type == 1)
+    if (le_type <= 1) {
+        if (basic_payload_first(in, true)) {
+            res.payload_first = true;
+            return res;
+        }
         load(res, in, true);
-    if (!res.accepted && be_type == 1) {
+    }
+    if (!res.accepted && be_type <= 1) {
+        if (basic_payload_first(in, false)) {
+            res = LlvmResult();
+            res.payload_first = true;
+            return res;
+        }
         std::string first = res.error;
         load(res, in, false);
         if (!res.accepted && !first.empty())
             res.error = first + " / big-endian: " + res.error;
     }
-    res.basic_mode = !res.tried && (le_type == 0 || be_type == 0);
     return res;
 }
 
@@ -193,6 +216,7 @@ struct Ctx {
     const LlvmResult &llvm;
     unsigned version;  // as tracecheck read it; 0 without a header
     bool big_endian;   // the header's version reads as 1..5 only big-endian
+    bool basic;        // a basic-mode header (type 0, version 1..3, either byte order)
     // LLVM's record starts (llvm_record_starts), computed on first use.
     mutable std::vector<uint64_t> llvm_starts{};
     mutable bool have_llvm_starts = false;
@@ -451,13 +475,16 @@ bool applies(Div d, const Ctx &c, const fx_diag *diag)
     case LLVM_HEADER_ONLY: return c.in.n == TC_XRAY_HEADER_SIZE;
     case LLVM_EVENT_SIZE_ZERO: return has_empty_event(c);
     case LLVM_V1_PADDING: return padding_llvm_misreads(c);
-    case LLVM_BIG_ENDIAN: return c.big_endian;
+    case LLVM_BIG_ENDIAN: return c.big_endian && !c.basic;
+    case LLVM_BASIC_TAIL_EXIT: return c.basic && c.version == 1;
+    case LLVM_BASIC_HEADER_ONLY: return c.basic && c.in.n == TC_XRAY_HEADER_SIZE;
+    case LLVM_BASIC_BE_TSC_BITS: return c.basic && c.big_endian;
     case LLVM_STALE_FIELDS:
     case LLVM_ARGS_MAKE_ENTER_ARG:
     case LLVM_PROCESS_ID:
     case LLVM_OLD_EVENT_CPU:
     case LLVM_BLOCK_ORDER:
-    case LLVM_BASIC_MODE:
+    case LLVM_BASIC_PAYLOAD_FIRST:
     case LLVM_YAML:
     case DIV_COUNT:
         return false; // not allowances: derivations, or inputs not compared
@@ -552,6 +579,36 @@ std::vector<llvm::xray::XRayRecord> expected_records(const Ctx &c)
     return out;
 }
 
+// The records LLVM's basic-mode reader makes of an accepted log, from
+// tracecheck's events: one per function record, in file order, with the
+// argument payloads after it attached.
+std::vector<llvm::xray::XRayRecord> expected_basic_records(const Ctx &c)
+{
+    std::vector<llvm::xray::XRayRecord> out;
+    const fx_run &r = c.tc.run;
+    for (size_t i = 0; i < r.nevents; i++) {
+        const tc_xray_event &e = r.events[i];
+        if (e.kind == TC_XRAY_EV_BASIC_ARG) {
+            FUZZ_ASSERT_MSG(!out.empty(), "accepted argument payload at %" PRIu64
+                            " follows no function record", e.offset);
+            out.back().CallArgs.push_back(e.value);
+            continue;
+        }
+        if (e.kind != TC_XRAY_EV_BASIC_FUNCTION)
+            continue;
+        llvm::xray::XRayRecord x{};
+        x.RecordType = 0;
+        x.CPU = e.cpu;
+        x.Type = static_cast<RecordTypes>(e.action);
+        x.FuncId = static_cast<int32_t>(e.func_id);
+        x.TSC = e.tsc;
+        x.TId = static_cast<uint32_t>(e.tid);
+        x.PId = static_cast<uint32_t>(e.pid);
+        out.push_back(std::move(x));
+    }
+    return out;
+}
+
 void print_key(const char *label, const Key &k)
 {
     std::fprintf(stderr, "  %s: pid %" PRIu32 " tid %" PRIu32 " type %d/%u func %" PRId32
@@ -600,6 +657,46 @@ bool same_header(const Ctx &c)
 }
 
 // ---- judging ----
+
+[[noreturn]] void diverge(const Ctx &c, const char *what);
+Div find_class(const Ctx &c, unsigned kind);
+
+// Both accept a basic-mode log: the same header values and the same records,
+// in the same order.
+void judge_basic_both_accept(const Ctx &c)
+{
+    const tc_xray_header &h = c.tc.run.header;
+    const llvm::xray::XRayFileHeader &l = c.llvm.header;
+    if (l.Version != h.version || l.Type != h.type || l.CycleFrequency != h.cycle_frequency)
+        diverge(c, "both accept a basic-mode log, the header values differ");
+    auto want = expected_basic_records(c);
+    const auto &got = c.llvm.records;
+    size_t n = std::min(want.size(), got.size());
+    for (size_t i = 0; i < n; i++)
+        if (key_of(want[i]) != key_of(got[i])) {
+            std::fprintf(stderr, "record %zu of %zu:\n", i, want.size());
+            print_key("tracecheck", key_of(want[i]));
+            print_key("LLVM", key_of(got[i]));
+            diverge(c, "both accept a basic-mode log, the records differ");
+        }
+    if (want.size() != got.size()) {
+        std::fprintf(stderr, "records: tracecheck implies %zu, LLVM has %zu\n", want.size(),
+                     got.size());
+        diverge(c, "both accept a basic-mode log, the records differ");
+    }
+    // Constant and non-stop TSC, as each reader reads the bitfield.
+    bool be = h.big_endian;
+    bool constant = be ? h.bitfield >> 31 & 1 : h.bitfield & 1;
+    bool nonstop = be ? h.bitfield >> 30 & 1 : h.bitfield >> 1 & 1;
+    if (l.ConstantTSC == constant && l.NonstopTSC == nonstop) {
+        g_agree_accept++;
+        return;
+    }
+    Div d = find_class(c, DIV_RECORDS);
+    if (d == DIV_COUNT)
+        diverge(c, "both accept a basic-mode log, constant or non-stop TSC differ");
+    count(d);
+}
 
 [[noreturn]] void diverge(const Ctx &c, const char *what)
 {
@@ -669,9 +766,19 @@ void judge(const Ctx &c)
 {
     g_runs++;
     if (!c.llvm.tried) {
-        // Basic-mode and YAML inputs: LLVM's FDR reader is not run.
-        count(c.llvm.basic_mode ? LLVM_BASIC_MODE : LLVM_YAML);
-        FUZZ_ASSERT_MSG(!c.tc.accepted, "tracecheck accepts an input whose type field is not 1");
+        if (c.llvm.payload_first) {
+            // LLVM would crash; tracecheck rejects, for that payload.
+            count(LLVM_BASIC_PAYLOAD_FIRST);
+            FUZZ_ASSERT_MSG(!c.tc.accepted &&
+                                c.tc.run.rule_count[TC_RULE_XRAY_BASIC_ARG_PLACEMENT] > 0,
+                            "tracecheck does not report a basic-mode log whose first record is "
+                            "an argument payload (%" PRIu64 " errors)", c.tc.run.errors);
+            return;
+        }
+        // YAML inputs: LLVM's readers of binary logs are not run.
+        count(LLVM_YAML);
+        FUZZ_ASSERT_MSG(!c.tc.accepted, "tracecheck accepts an input whose type field is "
+                        "neither 0 nor 1");
         return;
     }
     if (!c.tc.accepted && !c.llvm.accepted) {
@@ -687,6 +794,10 @@ void judge(const Ctx &c)
         if (d == DIV_COUNT)
             diverge(c, "tracecheck accepts what LLVM rejects");
         count(d);
+        return;
+    }
+    if (c.basic) {
+        judge_basic_both_accept(c);
         return;
     }
     // Both accept: the same header and records, unless a class explains why not.
@@ -745,7 +856,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     bool be = size >= 2 && (le16(data) < 1 || le16(data) > 5) && be16(data) >= 1 &&
               be16(data) <= 5;
     unsigned version = tc.run.have_header ? tc.run.header.version : 0;
-    Ctx c{in, tc, llvm, version, be};
+    Ctx c{in, tc, llvm, version, be, tc_xray_basic_sniff(data, size) != 0};
     judge(c);
     if (verbose)
         print_verdict(c);

@@ -1,6 +1,7 @@
 /*
- * The XRay parser on raw bytes. Besides crashes, leaks and undefined
- * behaviour (the sanitizers), it checks that:
+ * The XRay parser on raw bytes, FDR traces and basic-mode logs alike (the
+ * header decides). Besides crashes, leaks and undefined behaviour (the
+ * sanitizers), it checks that:
  *
  *  - every input path gives the same result: the in-memory reader, the
  *    streaming reader with tiny windows (read() of a file, and gzip
@@ -23,7 +24,10 @@
  *    events, independently of the parser): the header, then buffers that tile
  *    the file exactly, each with the preamble of its version and only body
  *    records after it, CallArguments only where ruling 7 allows them, and the
- *    TSC, CPU, thread and process each event carries reconstructed correctly.
+ *    TSC, CPU, thread and process each event carries reconstructed correctly;
+ *    for a basic-mode log, a 32-byte record per event after the header that
+ *    are the input's fields, tail exits only from version 2, and argument
+ *    payloads only where ruling 14 allows them.
  */
 #define _GNU_SOURCE /* memfd_create */
 #include <inttypes.h>
@@ -34,6 +38,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "../parsers/common/bytes.h"
 #include "../parsers/common/input.h"
 #include "fuzz_helpers.h"
 #include "fuzz_xray.h"
@@ -343,9 +348,13 @@ static void check_events(const fx_run *run, const plain *pl)
     for (size_t i = 0; i < run->nevents; i++) {
         const tc_xray_event *e = &run->events[i];
         uint64_t size = fx_event_size(e);
+        int basic_kind = e->kind == TC_XRAY_EV_BASIC_FUNCTION || e->kind == TC_XRAY_EV_BASIC_ARG;
         FUZZ_ASSERT_MSG((e->kind >= 0 && e->kind < TC_XRAY_KIND_COUNT) ||
-                            e->kind == TC_XRAY_EV_HEADER || e->kind == TC_XRAY_EV_FUNCTION,
+                            e->kind == TC_XRAY_EV_HEADER || e->kind == TC_XRAY_EV_FUNCTION ||
+                            basic_kind,
                         "event kind %d", e->kind);
+        FUZZ_ASSERT_MSG(i == 0 || basic_kind == (run->header.type == 0),
+                        "event kind %d in a log of header type %u", e->kind, run->header.type);
         FUZZ_ASSERT_MSG((e->kind == TC_XRAY_EV_HEADER) == (i == 0 && e->offset == 0),
                         "header event %zu at %" PRIu64, i, e->offset);
         FUZZ_ASSERT_MSG(e->offset >= next, "event %zu at %" PRIu64 " overlaps the one before "
@@ -369,8 +378,10 @@ static void check_events(const fx_run *run, const plain *pl)
     }
     if (run->have_header) {
         FUZZ_ASSERT(run->nevents > 0 && run->events[0].kind == TC_XRAY_EV_HEADER);
-        FUZZ_ASSERT(run->header.version >= 1 && run->header.version <= 5 &&
-                    run->header.type == 1);
+        FUZZ_ASSERT((run->header.version >= 1 && run->header.version <= 5 &&
+                     run->header.type == 1) ||
+                    (run->header.version >= 1 && run->header.version <= 3 &&
+                     run->header.type == 0));
     }
     /* One dump line per event. */
     size_t lines = 0;
@@ -482,11 +493,61 @@ static void accepted_buffer(acc *a, uint64_t end)
                     ", not at its end %" PRIu64, a->pos, end);
 }
 
+/* A basic-mode log: a record per event, whose fields are the input's. */
+static void check_accepted_basic(const fx_run *run, const plain *pl)
+{
+    const tc_xray_header *h = &run->header;
+    const int be = h->big_endian;
+    size_t records = (pl->n - TC_XRAY_HEADER_SIZE) / TC_XRAY_BASIC_RECORD_SIZE;
+    FUZZ_ASSERT_MSG((pl->n - TC_XRAY_HEADER_SIZE) % TC_XRAY_BASIC_RECORD_SIZE == 0,
+                    "accepted a basic-mode log of %zu bytes", pl->n);
+    FUZZ_ASSERT_MSG(run->nevents == 1 + records, "accepted %zu records with %zu events",
+                    records, run->nevents);
+    uint32_t prev_func = 0, prev_tid = 0, prev_pid = 0;
+    for (size_t i = 0; i < records; i++) {
+        const tc_xray_event *e = &run->events[1 + i];
+        uint64_t off = TC_XRAY_HEADER_SIZE + (uint64_t)i * TC_XRAY_BASIC_RECORD_SIZE;
+        const uint8_t *b = pl->p + off;
+        FUZZ_ASSERT_MSG(e->offset == off, "record %zu's event is at %" PRIu64, i, e->offset);
+        unsigned rtype = be ? (unsigned)(b[0] << 8 | b[1]) : (unsigned)(b[0] | b[1] << 8);
+        uint32_t func, tid, pid;
+        if (rtype == 0) {
+            FUZZ_ASSERT_MSG(e->kind == TC_XRAY_EV_BASIC_FUNCTION && b[3] <= 3 &&
+                                e->action == b[3] && e->cpu == b[2] &&
+                                (b[3] != 2 || h->version >= 2),
+                            "accepted a function record of type %u at %" PRIu64, b[3], off);
+            func = tc_rd32(b + 4, be);
+            tid = tc_rd32(b + 16, be);
+            pid = tc_rd32(b + 20, be);
+            FUZZ_ASSERT(e->tsc == tc_rd64(b + 8, be));
+        } else {
+            FUZZ_ASSERT_MSG(rtype == 1 && e->kind == TC_XRAY_EV_BASIC_ARG,
+                            "accepted record type %u at %" PRIu64, rtype, off);
+            func = tc_rd32(b + 4, be);
+            tid = tc_rd32(b + 8, be);
+            pid = tc_rd32(b + 12, be);
+            FUZZ_ASSERT(e->value == tc_rd64(b + 16, be));
+            FUZZ_ASSERT_MSG(i > 0 && func == prev_func && tid == prev_tid &&
+                                (h->version < 3 || pid == prev_pid),
+                            "accepted an argument payload at %" PRIu64 " after another "
+                            "function, thread or process", off);
+        }
+        FUZZ_ASSERT(e->func_id == func && (uint32_t)e->tid == tid && (uint32_t)e->pid == pid);
+        prev_func = func;
+        prev_tid = tid;
+        prev_pid = pid;
+    }
+}
+
 static void check_accepted(const fx_run *run, const plain *pl)
 {
     FUZZ_ASSERT_MSG(run->have_header && pl->n >= TC_XRAY_HEADER_SIZE,
                     "accepted without a header (%zu bytes)", pl->n);
     const tc_xray_header *h = &run->header;
+    if (h->type == 0) {
+        check_accepted_basic(run, pl);
+        return;
+    }
     acc a = {run, 1, h->version, TC_XRAY_HEADER_SIZE};
     if (h->version == 1) {
         FUZZ_ASSERT_MSG(h->buffer_size >= TC_XRAY_MIN_V1_BUFFER &&

@@ -11,13 +11,17 @@
  *  - the rebuilt model, written again, gives the same bytes.
  *
  * The first PARAM_BYTES bytes pick what a user picks on the command line
- * (version, byte order, threads, buffer size, size); the rest are the
- * synthesiser's choices (zeros once they run out).
+ * (FDR or basic mode, version, byte order, threads, buffer size, size); the
+ * rest are the synthesiser's choices (zeros once they run out). Basic-mode
+ * logs (bit 5 of the second byte) go through their own synthesiser and
+ * writer, and the same checks: valid on both paths, every record decoded as
+ * written, and written again the same bytes.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../generators/xray/xray_basic_synth.h"
 #include "../generators/xray/xray_synth.h"
 #include "fuzz_helpers.h"
 #include "fuzz_xray.h"
@@ -271,10 +275,112 @@ static void expect_no_findings(const fx_run *run, const char *how)
               " notes (%s)", run->errors, run->warnings, run->notes, how);
 }
 
+/* ---- basic mode ---- */
+
+static void basic_round_trip(const uint8_t *param, const uint8_t *data, size_t size)
+{
+    xray_basic_params p = {0};
+    p.version = 1u + param[0] % 3u;
+    p.big_endian = param[1] & 1;
+    p.threads = 1u + ((param[1] >> 2) & 7u);
+    /* Thread buffers of 2 to 258 records: small ones mean many blocks, and
+     * argument payloads that must not be split from their record. */
+    p.buffer_size = 64u + (le16(param + 2) % 257u) * TC_XRAY_BASIC_RECORD_SIZE;
+    p.size = TC_XRAY_HEADER_SIZE + le16(param + 4) % MAX_TRACE;
+
+    tc_rng choices;
+    tc_rng_from_bytes(&choices, data, size);
+    xray_basic_synth *s = xray_basic_synth_new(&p, &choices);
+    FUZZ_CHECK_ALLOC(s);
+    const xray_basic_header bh = *xray_basic_synth_header(s);
+    tc_bytebuf bytes = {0};
+    xray_basic_write_header(&bytes, &bh);
+    xray_basic_block b = {0}, all = {0}; /* all: every record, in file order */
+    int last = 0;
+    while (xray_basic_synth_next(s, &b, &last)) {
+        xray_basic_write_block(&bytes, &bh.h, &b);
+        for (size_t i = 0; i < b.n; i++)
+            *xray_basic_insert(&all, all.n) = b.recs[i];
+        if (last)
+            break;
+    }
+    xray_basic_block_free(&b);
+    xray_basic_synth_free(s);
+
+    const fx_opts with_events = {.pedantic = 1, .events = 1, .keep = 1};
+    const fx_opts quiet = {.pedantic = 1};
+    fx_run run, fast;
+    tc_reader r;
+    tc_reader_init_memory(&r, bytes.p, bytes.len);
+    fx_parse(&run, &r, &with_events);
+    expect_no_findings(&run, "basic mode, with events");
+    tc_reader_init_memory(&r, bytes.p, bytes.len);
+    fx_parse(&fast, &r, &quiet);
+    expect_no_findings(&fast, "basic mode, without events");
+    FUZZ_ASSERT(fast.end_pos == bytes.len && run.end_pos == bytes.len);
+    fx_run_free(&fast);
+
+    /* The header, then one event per record with the record's fields. */
+    const tc_xray_header *g = &run.header;
+    FUZZ_ASSERT_MSG(run.have_header && g->version == bh.h.version && g->type == 0 &&
+                        g->bitfield == bh.h.bitfield &&
+                        g->cycle_frequency == bh.h.cycle_frequency &&
+                        g->big_endian == bh.h.big_endian,
+                    "the basic-mode header decodes to version %u type %u bits 0x%" PRIx32
+                    " freq %" PRIu64 " be %d", g->version, g->type, g->bitfield,
+                    g->cycle_frequency, g->big_endian);
+    FUZZ_ASSERT_MSG(run.nevents == 1 + all.n, "%zu events for %zu records", run.nevents, all.n);
+    xray_basic_block again = {0};
+    for (size_t i = 0; i < all.n; i++) {
+        const xray_basic_rec *w = &all.recs[i];
+        const tc_xray_event *e = &run.events[1 + i];
+        xray_basic_rec *x = xray_basic_insert(&again, again.n);
+        x->func = (int32_t)e->func_id;
+        x->tid = (uint32_t)e->tid;
+        x->pid = (uint32_t)e->pid;
+        if (e->kind == TC_XRAY_EV_BASIC_ARG) {
+            x->rtype = TC_XRAY_BASIC_ARG_PAYLOAD;
+            x->arg = e->value;
+        } else {
+            FUZZ_ASSERT_MSG(e->kind == TC_XRAY_EV_BASIC_FUNCTION, "record %zu decodes to kind %d",
+                            i, e->kind);
+            x->rtype = TC_XRAY_BASIC_FUNCTION;
+            x->cpu = (uint8_t)e->cpu;
+            x->type = (uint8_t)e->action;
+            x->tsc = e->tsc;
+        }
+        FUZZ_ASSERT_MSG(x->rtype == w->rtype && x->func == w->func && x->tid == w->tid &&
+                            x->pid == w->pid && x->cpu == w->cpu && x->type == w->type &&
+                            x->tsc == w->tsc && x->arg == w->arg,
+                        "record %zu at %" PRIu64 ": written type %u/%u func %" PRId32
+                        " tid %" PRIu32 " tsc %" PRIu64 ", decoded %u/%u %" PRId32 " %" PRIu32
+                        " %" PRIu64, i, e->offset, w->rtype, w->type, w->func, w->tid, w->tsc,
+                        x->rtype, x->type, x->func, x->tid, x->tsc);
+    }
+    tc_bytebuf out = {0};
+    xray_basic_header bh2 = bh;
+    bh2.h = *g;
+    xray_basic_write_header(&out, &bh2);
+    xray_basic_write_block(&out, g, &again);
+    FUZZ_ASSERT_MSG(out.len == bytes.len && memcmp(out.p, bytes.p, out.len) == 0,
+                    "the decoded basic-mode log writes other bytes (%zu, not %zu)", out.len,
+                    bytes.len);
+    tc_bb_free(&out);
+    xray_basic_block_free(&again);
+    xray_basic_block_free(&all);
+    fx_run_free(&run);
+    tc_bb_free(&bytes);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     uint8_t param[PARAM_BYTES] = {0};
     memcpy(param, data, size < PARAM_BYTES ? size : PARAM_BYTES);
+    size_t skip = size < PARAM_BYTES ? size : PARAM_BYTES;
+    if (param[1] & 0x20) {
+        basic_round_trip(param, data + skip, size - skip);
+        return 0;
+    }
     xray_gen_params p = {0};
     p.version = 1u + param[0] % 5u;
     p.big_endian = param[1] & 1;
@@ -287,7 +393,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint64_t padding_seed = le16(param + 6);
 
     tc_rng choices;
-    size_t skip = size < PARAM_BYTES ? size : PARAM_BYTES;
     tc_rng_from_bytes(&choices, data + skip, size - skip);
     xray_synth *s = xray_synth_new(&p, &choices);
     FUZZ_CHECK_ALLOC(s);

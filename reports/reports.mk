@@ -15,7 +15,7 @@ LIBS += -pthread
 # official 2.1.0 schema (python3-jsonschema) when ../shared/schemas holds it,
 # JUnit XML parsed by xmllint (libxml2-utils).
 SARIF_SCHEMA := $(abspath $(CURDIR)/../shared/schemas/sarif-schema-2.1.0.json)
-REPORT_CASES := xray perf dcfg dcfg-trace dcfg-pair common ovni
+REPORT_CASES := xray xray-basic perf dcfg dcfg-trace dcfg-pair common ovni
 REPORTS_CHECK := $(BUILD)/reports-check
 
 .PHONY: check-reports

@@ -13,6 +13,8 @@ void register_xray_extents_suite(void); /* test_xray_extents.c */
 void register_xray_grammar_suite(void); /* test_xray_grammar.c */
 void register_xray_events_suite(void); /* test_xray_events.c */
 void register_xray_values_suite(void); /* test_xray_values.c */
+void register_xray_basic_suite(void);  /* test_xray_basic.c */
+void register_xray_basic_gen_suite(void); /* test_xray_basic_gen.c */
 void register_generator_suite(void);   /* test_generator.c */
 void register_mutator_suite(void);     /* test_mutators.c */
 void register_report_suite(void);      /* test_reports.c */

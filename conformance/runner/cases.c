@@ -156,8 +156,8 @@ static int read_expectation(tc_conf_case *c, const char *text)
 
     const char *format = get_string(o, "format");
     if (!format || (c->format = tc_format_from_name(format)) == TC_FORMAT__COUNT)
-        bad += problem(path, "\"format\" must name a format (auto, xray, perf, dcfg, "
-                             "dcfg-trace, ovni)");
+        bad += problem(path, "\"format\" must name a format (auto, xray, xray-basic, perf, "
+                             "dcfg, dcfg-trace, ovni)");
 
     const char *verdict = get_string(o, "verdict");
     if (verdict && !strcmp(verdict, "accept"))

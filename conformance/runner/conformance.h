@@ -166,6 +166,10 @@ typedef struct tc_conf_impl {
      * with only_reason); TC_FORMAT_AUTO: any. */
     tc_format only_format;
     const char *only_reason;
+    /* A second format it reads, with its own command line (llvm-xray: fdr-dump
+     * for FDR traces, convert for basic-mode logs); TC_FORMAT_AUTO: none. */
+    tc_format also_format;
+    const char *also_command;
     /* Run on a scratch copy of the case, removed afterwards: for tools that
      * write into their input (ovniemu writes its outputs into the trace,
      * ovnisort sorts its streams in place). */

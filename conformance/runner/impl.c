@@ -164,7 +164,11 @@ int tc_impl_start(tc_impl_job *job, const tc_conf_impl *impl, const tc_conf_case
     if (impl->copy_input && tc_scratch_copy(c->input, &job->scratch, &copy, err, errlen) != 0)
         return -1;
     const char *input = copy ? copy : c->input;
-    job->cmdline = tc_impl_command_line(impl->command, input, &uses_file);
+    const char *command = impl->also_command && impl->also_format != TC_FORMAT_AUTO &&
+                                  c->format == impl->also_format
+                              ? impl->also_command
+                              : impl->command;
+    job->cmdline = tc_impl_command_line(command, input, &uses_file);
     int rc = tc_proc_start(&job->proc, command_body, job->cmdline, uses_file ? NULL : input,
                            timeout, err, errlen);
     free(copy);

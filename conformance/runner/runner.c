@@ -133,7 +133,8 @@ static char *scope_reason(const tc_conf_options *opt, const tc_conf_case *c)
     if (opt->impl->kind != TC_IMPL_TRACECHECK && c->format == TC_FORMAT_AUTO)
         return tc_conf_printf("checks tracecheck's format detection and input layer, not a "
                               "format: only for --impl tracecheck");
-    if (opt->impl->only_format != TC_FORMAT_AUTO && c->format != opt->impl->only_format)
+    if (opt->impl->only_format != TC_FORMAT_AUTO && c->format != opt->impl->only_format &&
+        (opt->impl->also_format == TC_FORMAT_AUTO || c->format != opt->impl->also_format))
         return tc_conf_strdup(opt->impl->only_reason ? opt->impl->only_reason
                                                      : "a format this implementation does not read");
     if (opt->impl->only_suffix) {

@@ -498,7 +498,10 @@ static const xray_mutator mutators[] = {
      NULL, truncate_header, NULL, NULL},
     {R(XRAY_HEADER_VERSION), V_ALL, "sets the header version to 0 or 6..255", bad_version, NULL,
      NULL, NULL},
-    {R(XRAY_HEADER_BASIC_MODE), V_ALL, "sets the header type to 0 (basic mode)", basic_mode, NULL,
+    /* Versions 1-3 of type 0 are basic-mode logs (ruling 13): an FDR body
+     * behind such a header would break basic mode's rules, not this one. */
+    {R(XRAY_HEADER_BASIC_MODE), V(4) | V(5),
+     "sets the header type to 0 (basic mode, which has no version 4 or 5)", basic_mode, NULL,
      NULL, NULL},
     {R(XRAY_HEADER_TYPE), V_ALL, "sets the header type to 2..65535", bad_type, NULL, NULL, NULL},
     {R(XRAY_HEADER_CYCLE_FREQUENCY_ZERO), V_ALL, "sets cycle_frequency to 0", zero_frequency, NULL,

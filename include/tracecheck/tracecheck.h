@@ -1,6 +1,6 @@
 /*
- * tracecheck: validation of XRay FDR, SiFive perf, DCFG/DCFG-trace and ovni
- * traces. This is the public C API of libtracecheck.
+ * tracecheck: validation of XRay (FDR traces and basic-mode logs), SiFive perf,
+ * DCFG/DCFG-trace and ovni traces. This is the public C API of libtracecheck.
  *
  *   tc_options opt = TC_OPTIONS_INIT;
  *   opt.on_diag = print_it;            // optional: every finding as it is made
@@ -32,6 +32,7 @@ typedef enum tc_format {
     TC_FORMAT_DCFG,
     TC_FORMAT_DCFG_TRACE,
     TC_FORMAT_OVNI,
+    TC_FORMAT_XRAY_BASIC, /* XRay basic-mode ("naive") logs; TC_FORMAT_XRAY is FDR */
     TC_FORMAT__COUNT
 } tc_format;
 
@@ -116,7 +117,7 @@ tc_format tc_format_from_name(const char *s); /* TC_FORMAT__COUNT if unknown */
  * dashes), so that a test names the format and the perf container of a
  * buffer in one line each:
  *
- *   format        auto, xray, perf, dcfg, dcfg-trace, ovni
+ *   format        auto, xray, xray-basic, perf, dcfg, dcfg-trace, ovni
  *   container     perf: rtd or text (default: by the name, .itc is text)
  *   srcbits       perf .rtd: Nexus SRC field bits, 0 to 8
  *   perf-channel  perf: ITC channel, 0 to 31

@@ -32,8 +32,13 @@ static const tc_format_ops formats[] = {
      tc_dcfg_parse, dump_dcfg},
     {TC_FORMAT_DCFG_TRACE, "dcfg-trace", "DTRC", "Intel DCFG-trace (format version 1)",
      tc_dcfg_sniff_trace, tc_dtrc_parse, tc_dtrc_dump_event},
+    /* XRay: a basic-mode header (type 0, versions 1-3) first; everything
+     * else that looks like XRay is an FDR trace, or named as what it is not
+     * (XRAY-HEADER-BASIC-MODE, XRAY-HEADER-TYPE). One rule family. */
+    {TC_FORMAT_XRAY_BASIC, "xray-basic", "XRAY", "LLVM XRay basic-mode log (versions 1-3)",
+     tc_xray_basic_sniff, tc_xray_parse_basic, dump_xray},
     {TC_FORMAT_XRAY, "xray", "XRAY", "LLVM XRay Flight Data Recorder trace (versions 1-5)",
-     tc_xray_sniff, tc_xray_parse, dump_xray},
+     tc_xray_sniff, tc_xray_parse_fdr, dump_xray},
     /* No magic number: only its name (.rtd, .itc) or --format perf picks it
      * (spec/perf.md, "Containers"). */
     {TC_FORMAT_PERF, "perf", "PERF",
@@ -44,6 +49,7 @@ static const tc_format_ops formats[] = {
 static const char *const names[TC_FORMAT__COUNT] = {
     [TC_FORMAT_AUTO] = "auto", [TC_FORMAT_XRAY] = "xray", [TC_FORMAT_PERF] = "perf",
     [TC_FORMAT_DCFG] = "dcfg", [TC_FORMAT_DCFG_TRACE] = "dcfg-trace", [TC_FORMAT_OVNI] = "ovni",
+    [TC_FORMAT_XRAY_BASIC] = "xray-basic",
 };
 
 const char *tc_format_name(tc_format f)

@@ -1,7 +1,8 @@
 /*
- * LLVM XRay Flight Data Recorder traces, versions 1 to 5, both byte orders.
- * The grammar, record table and rulings are in spec/xray.md;
- * the rules are XRAY-* in spec/rules/xray.def.
+ * LLVM XRay: Flight Data Recorder traces, versions 1 to 5, and basic-mode
+ * ("naive") logs, versions 1 to 3, both byte orders. The grammar, record
+ * tables and rulings are in spec/xray.md; the rules are XRAY-* (XRAY-BASIC-*
+ * for basic mode) in spec/rules/xray.def.
  */
 #ifndef TC_XRAY_H
 #define TC_XRAY_H
@@ -17,6 +18,8 @@
 /* NewBuffer + WallTimeMarker + NewCPUId: the smallest version 1 buffer. */
 #define TC_XRAY_MIN_V1_BUFFER 48
 #define TC_XRAY_MAX_STACK 1024
+/* Basic mode: every record after the header has 32 bytes. */
+#define TC_XRAY_BASIC_RECORD_SIZE 32
 
 /* Metadata record kinds (first byte >> 1 in little-endian files). */
 typedef enum tc_xray_kind {
@@ -36,10 +39,18 @@ typedef enum tc_xray_kind {
 /* Function record actions. */
 enum { TC_XRAY_ENTER = 0, TC_XRAY_EXIT = 1, TC_XRAY_TAIL_EXIT = 2, TC_XRAY_ENTER_ARGS = 3 };
 
+/* Basic-mode record types (the u16 that starts every record). */
+enum { TC_XRAY_BASIC_FUNCTION = 0, TC_XRAY_BASIC_ARG_PAYLOAD = 1 };
+
 /* Event kinds: one per record kind, plus the header and function records. */
 typedef enum tc_xray_event_kind {
     TC_XRAY_EV_HEADER = 100,
     TC_XRAY_EV_FUNCTION = 101,
+    /* Basic mode: a function record (cpu, tsc, tid, pid, action, func_id as
+     * written; func_id holds the file's i32) and an argument payload
+     * (func_id, tid, pid, value). */
+    TC_XRAY_EV_BASIC_FUNCTION = 102,
+    TC_XRAY_EV_BASIC_ARG = 103,
     /* below 100: a metadata record of that tc_xray_kind */
 } tc_xray_event_kind;
 
@@ -51,7 +62,8 @@ typedef struct tc_xray_header {
     int big_endian;
 } tc_xray_header;
 
-/* One decoded record. Fields not used by a kind are 0. */
+/* One decoded record. Fields not used by a kind are 0. In basic mode
+ * (header type 0) cpu, tsc, tid and pid are the record's own fields. */
 typedef struct tc_xray_event {
     int kind;            /* tc_xray_kind, TC_XRAY_EV_HEADER or TC_XRAY_EV_FUNCTION */
     uint64_t offset;     /* of the record's first byte */
@@ -75,13 +87,22 @@ typedef struct tc_xray_event {
     size_t data_len;
 } tc_xray_event;
 
-/* Whether the first bytes look like an XRay trace header (either byte order,
- * type 0 or 1). */
+/* Whether the first bytes look like an XRay header (either byte order, any
+ * type): an FDR trace, or something to be reported as XRay. */
 int tc_xray_sniff(const uint8_t *p, size_t n);
+/* Whether they are a basic-mode header: type 0, version 1 to 3, in either
+ * byte order (ruling 13). */
+int tc_xray_basic_sniff(const uint8_t *p, size_t n);
 
 /* Validates the trace read from r, reporting into ctx->diags and passing each
- * record to ctx->on_event. */
+ * record to ctx->on_event. tc_xray_parse reads an FDR trace or a basic-mode
+ * log, as its header says; tc_xray_parse_fdr (--format xray) reads FDR
+ * traces only and reports a basic-mode header as XRAY-HEADER-BASIC-MODE;
+ * tc_xray_parse_basic (--format xray-basic) reads basic-mode logs only and
+ * reports an FDR header as XRAY-HEADER-TYPE. */
 void tc_xray_parse(tc_reader *r, const tc_parse_ctx *ctx);
+void tc_xray_parse_fdr(tc_reader *r, const tc_parse_ctx *ctx);
+void tc_xray_parse_basic(tc_reader *r, const tc_parse_ctx *ctx);
 
 /* Name of an action or metadata kind, for messages and dumps. */
 const char *tc_xray_action_name(unsigned action);

@@ -1,6 +1,7 @@
 /*
  * Canonical dump of XRay events: one JSON object per record, in file order.
- * The schema is spec/canonical-dump.md (dump version 1).
+ * The schema is spec/canonical-dump.md (dump version 1): FDR traces, and
+ * basic-mode logs with the keys of FDR's lines where they mean the same.
  */
 #include "../common/jsonl.h"
 #include "xray.h"
@@ -16,7 +17,7 @@ void tc_xray_dump_event(tc_jsonl *w, const tc_xray_event *e)
     switch (e->kind) {
     case TC_XRAY_EV_HEADER:
         tc_jl_begin(w, "header");
-        tc_jl_str(w, "format", "xray");
+        tc_jl_str(w, "format", h->type == 0 ? "xray-basic" : "xray");
         tc_jl_int(w, "dump_version", TC_DUMP_VERSION);
         tc_jl_int(w, "version", h->version);
         tc_jl_int(w, "type", h->type);
@@ -24,7 +25,26 @@ void tc_xray_dump_event(tc_jsonl *w, const tc_xray_event *e)
         tc_jl_bool(w, "constant_tsc", h->big_endian ? h->bitfield >> 31 & 1 : h->bitfield & 1);
         tc_jl_bool(w, "nonstop_tsc", h->big_endian ? h->bitfield >> 30 & 1 : h->bitfield >> 1 & 1);
         tc_jl_u64s(w, "cycle_frequency", h->cycle_frequency);
-        tc_jl_u64s(w, "buffer_size", h->buffer_size);
+        if (h->type != 0) /* basic mode has no buffer_size */
+            tc_jl_u64s(w, "buffer_size", h->buffer_size);
+        break;
+    case TC_XRAY_EV_BASIC_FUNCTION:
+        tc_jl_begin(w, "function");
+        tc_jl_str(w, "action", action_keys[e->action & 7]);
+        tc_jl_int(w, "func", (int32_t)e->func_id);
+        tc_jl_uint(w, "cpu", e->cpu);
+        tc_jl_u64s(w, "tsc", e->tsc);
+        tc_jl_uint(w, "tid", (uint32_t)e->tid);
+        if (h->version >= 3)
+            tc_jl_uint(w, "pid", (uint32_t)e->pid);
+        break;
+    case TC_XRAY_EV_BASIC_ARG:
+        tc_jl_begin(w, "call_arg");
+        tc_jl_int(w, "func", (int32_t)e->func_id);
+        tc_jl_uint(w, "tid", (uint32_t)e->tid);
+        if (h->version >= 3)
+            tc_jl_uint(w, "pid", (uint32_t)e->pid);
+        tc_jl_u64s(w, "value", e->value);
         break;
     case TC_XRAY_EV_FUNCTION:
         tc_jl_begin(w, "function");

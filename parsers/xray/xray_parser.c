@@ -6,6 +6,9 @@
  *
  * Framing: version 1 buffers are buffer_size bytes from their NewBuffer;
  * later versions put a BufferExtents(n) record before n bytes of records.
+ *
+ * The 32-byte header is read here for both of XRay's formats: a basic-mode
+ * header (type 0, versions 1 to 3) hands the rest to xray_basic.c.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -14,6 +17,7 @@
 #include "../common/fuzzbench.h"
 #include "../common/bytes.h"
 #include "xray.h"
+#include "xray_basic.h"
 
 enum step { STEP_NEW_BUFFER, STEP_WALL_TIME, STEP_PID, STEP_CPU, STEP_BODY };
 enum last { LAST_OTHER, LAST_ENTER, LAST_ENTER_ARGS, LAST_CALL_ARG, LAST_UNKNOWN };
@@ -102,6 +106,18 @@ int tc_xray_sniff(const uint8_t *b, size_t n)
     /* A version outside 1..5 with type 1 in either order: still XRay, with a
      * header error to report rather than "unknown format". */
     return (b[2] == 1 && b[3] == 0) || (b[2] == 0 && b[3] == 1);
+}
+
+int tc_xray_basic_sniff(const uint8_t *b, size_t n)
+{
+    if (n < 4)
+        return 0;
+    for (int be = 0; be <= 1; be++) {
+        unsigned version = tc_rd16(b, be);
+        if (tc_rd16(b + 2, be) == 0 && version >= 1 && version <= 3)
+            return 1;
+    }
+    return 0;
 }
 
 /* ---- reporting ---- */
@@ -922,7 +938,11 @@ static void parse_v2(xray_parser *p)
 
 /* ---- header ---- */
 
-static int parse_header(xray_parser *p)
+/* What the file is, by its header, and what the caller reads. */
+enum { READ_NOTHING, READ_FDR, READ_BASIC };
+typedef enum { MODE_ANY, MODE_FDR, MODE_BASIC } read_mode;
+
+static int parse_header(xray_parser *p, read_mode mode)
 {
     tc_reader *r = p->r;
     const uint8_t *b = tc_need(r, TC_XRAY_HEADER_SIZE);
@@ -930,7 +950,7 @@ static int parse_header(xray_parser *p)
         if (!r->failed)
             tc_report(p->d, TC_RULE_XRAY_HEADER_TRUNCATED, 0, tc_avail(r),
                   "the file has %zu bytes; an XRay header has 32", tc_avail(r));
-        return 0;
+        return READ_NOTHING;
     }
     unsigned le = tc_le16(b), bev = tc_be16(b);
     if (le >= 1 && le <= 5) {
@@ -941,7 +961,7 @@ static int parse_header(xray_parser *p)
         tc_report(p->d, TC_RULE_XRAY_HEADER_VERSION, 0, 2,
                   "version field is 0x%02x%02x (%u little-endian, %u big-endian); versions 1 "
                   "to 5 are defined", b[0], b[1], le, bev);
-        return 0;
+        return READ_NOTHING;
     }
     const int be = p->be;
     p->h.big_endian = be;
@@ -950,31 +970,54 @@ static int parse_header(xray_parser *p)
     p->h.type = tc_rd16(b + 2, be);
     p->h.bitfield = tc_rd32(b + 4, be);
     p->h.cycle_frequency = tc_rd64(b + 8, be);
-    p->h.buffer_size = tc_rd64(b + 16, be);
     p->extents_tag = meta_tag(be, TC_XRAY_BUFFER_EXTENTS);
     p->new_buffer_tag = meta_tag(be, TC_XRAY_NEW_BUFFER);
 
-    if (p->h.type == 0) {
-        tc_report(p->d, TC_RULE_XRAY_HEADER_BASIC_MODE, 2, 2,
-                  "type is 0: this is an XRay basic-mode log (fixed 32-byte records), not a "
-                  "Flight Data Recorder trace");
-        return 0;
+    int basic = p->h.type == 0;
+    if (basic && (p->version > 3 || mode == MODE_FDR)) {
+        if (p->version > 3)
+            tc_report(p->d, TC_RULE_XRAY_HEADER_BASIC_MODE, 2, 2,
+                      "type is 0, an XRay basic-mode log, but its version is %u: basic-mode "
+                      "logs have versions 1 to 3", p->version);
+        else
+            tc_report(p->d, TC_RULE_XRAY_HEADER_BASIC_MODE, 2, 2,
+                      "type is 0: this is an XRay basic-mode log (version %u, fixed 32-byte "
+                      "records), not a Flight Data Recorder trace as --format xray says; "
+                      "--format xray-basic (or auto) reads it", p->version);
+        return READ_NOTHING;
     }
-    if (p->h.type != 1) {
+    if (p->h.type == 1 && mode == MODE_BASIC) {
         tc_report(p->d, TC_RULE_XRAY_HEADER_TYPE, 2, 2,
-                  "type is %u; Flight Data Recorder traces have type 1", p->h.type);
-        return 0;
+                  "type is 1: this is an XRay Flight Data Recorder trace (version %u), not a "
+                  "basic-mode log (type 0) as --format xray-basic says; --format xray (or "
+                  "auto) reads it", p->version);
+        return READ_NOTHING;
     }
+    if (!basic && p->h.type != 1) {
+        tc_report(p->d, TC_RULE_XRAY_HEADER_TYPE, 2, 2,
+                  "type is %u; Flight Data Recorder traces have type 1, basic-mode logs type 0",
+                  p->h.type);
+        return READ_NOTHING;
+    }
+    /* In basic mode the 16 bytes after the cycle frequency are a union the
+     * runtime fills as it likes (ruling 13): only FDR has buffer_size and
+     * reserved bytes there. */
+    p->h.buffer_size = basic ? 0 : tc_rd64(b + 16, be);
     uint32_t reserved_bits = be ? p->h.bitfield & 0x3fffffffu : p->h.bitfield >> 2;
     int reserved_bytes = 0;
-    for (int i = 24; i < 32; i++)
+    for (int i = 24; i < 32 && !basic; i++)
         reserved_bytes |= b[i];
     if ((reserved_bits || reserved_bytes) &&
-        tc_rule_enabled(p->d, TC_RULE_XRAY_HEADER_RESERVED_NONZERO))
-        tc_report(p->d, TC_RULE_XRAY_HEADER_RESERVED_NONZERO, reserved_bits ? 4 : 24,
-                  reserved_bits ? 4 : 8,
-                  "reserved header bits 0x%08" PRIx32 ", reserved bytes %s",
-                  reserved_bits, reserved_bytes ? "not all zero" : "zero");
+        tc_rule_enabled(p->d, TC_RULE_XRAY_HEADER_RESERVED_NONZERO)) {
+        if (basic)
+            tc_report(p->d, TC_RULE_XRAY_HEADER_RESERVED_NONZERO, 4, 4,
+                      "reserved header bits 0x%08" PRIx32, reserved_bits);
+        else
+            tc_report(p->d, TC_RULE_XRAY_HEADER_RESERVED_NONZERO, reserved_bits ? 4 : 24,
+                      reserved_bits ? 4 : 8, "reserved header bits 0x%08" PRIx32
+                      ", reserved bytes %s", reserved_bits,
+                      reserved_bytes ? "not all zero" : "zero");
+    }
     if (p->h.cycle_frequency == 0)
         tc_report(p->d, TC_RULE_XRAY_HEADER_CYCLE_FREQUENCY_ZERO, 8, 8,
                   "cycle_frequency is 0: TSC ticks cannot be converted to time");
@@ -983,10 +1026,10 @@ static int parse_header(xray_parser *p)
         emit(p, &ev);
     }
     tc_advance(r, TC_XRAY_HEADER_SIZE);
-    return 1;
+    return basic ? READ_BASIC : READ_FDR;
 }
 
-void tc_xray_parse(tc_reader *r, const tc_parse_ctx *ctx)
+static void parse(tc_reader *r, const tc_parse_ctx *ctx, read_mode mode)
 {
     xray_parser *p = calloc(1, sizeof *p);
     if (!p) {
@@ -1000,13 +1043,26 @@ void tc_xray_parse(tc_reader *r, const tc_parse_ctx *ctx)
     p->stack[0] = UINT32_MAX; /* matches no 28-bit function id */
     p->d->context_fn = context;
     p->d->context_parser = p;
-    if (parse_header(p)) {
+    switch (parse_header(p, mode)) {
+    case READ_FDR:
         if (p->version == 1)
             parse_v1(p);
         else
             parse_v2(p);
+        break;
+    case READ_BASIC:
+        p->d->context_fn = NULL; /* the basic reader's messages say where */
+        p->d->context_parser = NULL;
+        tc_xray_basic_records(r, ctx, &p->h);
+        break;
+    default:
+        break;
     }
     p->d->context_fn = NULL;
     p->d->context_parser = NULL;
     free(p);
 }
+
+void tc_xray_parse(tc_reader *r, const tc_parse_ctx *ctx) { parse(r, ctx, MODE_ANY); }
+void tc_xray_parse_fdr(tc_reader *r, const tc_parse_ctx *ctx) { parse(r, ctx, MODE_FDR); }
+void tc_xray_parse_basic(tc_reader *r, const tc_parse_ctx *ctx) { parse(r, ctx, MODE_BASIC); }

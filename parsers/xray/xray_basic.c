@@ -1,0 +1,439 @@
+/*
+ * Strict streaming reader of XRay basic-mode ("naive") logs: after the
+ * 32-byte header, 32-byte records, each thread's buffer flushed as a block
+ * (spec/xray.md, "Basic mode", rulings 13 to 16).
+ *
+ *   function record:  u16 record type 0, u8 cpu, u8 type, i32 function id,
+ *                     u64 tsc, u32 tid, u32 pid (version 3), 8 bytes padding
+ *   argument payload: u16 record type 1, 2 bytes padding, i32 function id,
+ *                     u32 tid, u32 pid (version 3), u64 argument, 8 bytes padding
+ *
+ * One pass. The state is per thread (its last TSC and a bounded call stack),
+ * in a table of at most MAX_THREADS threads with second-chance eviction, and
+ * the call stacks share a budget of frames, so memory does not grow with the
+ * log whatever its threads.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/bytes.h"
+#include "xray_basic.h"
+
+#define REC TC_XRAY_BASIC_RECORD_SIZE
+#define MAX_THREADS 4096u                 /* threads whose state is kept at once */
+#define INDEX_SIZE (2 * MAX_THREADS)      /* open addressing, at most half full */
+#define FRAME_BUDGET (1u << 18)           /* call-stack frames over all threads */
+#define FIRST_FRAMES 16u
+
+typedef struct bthread {
+    uint32_t tid, pid;     /* pid is 0 before version 3: threads are told by tid */
+    int referenced;        /* second chance: looked up since the clock hand passed */
+    int have_tsc;
+    uint64_t tsc, tsc_off; /* the TSC of its last function record, and where */
+    uint32_t depth, cap;   /* open entries held, and room for them */
+    uint64_t untracked;    /* open entries beyond what is held */
+    int32_t *stack;        /* function ids of the open entries, innermost last */
+    uint64_t *stack_off;   /* and their offsets */
+} bthread;
+
+/* What the record before an argument payload was. */
+enum prev { PREV_NONE, PREV_RECORD, PREV_UNKNOWN };
+
+typedef struct basic_parser {
+    tc_reader *r;
+    tc_diag_sink *d;
+    const tc_parse_ctx *ctx;
+    const tc_xray_header *h;
+    int be;
+    unsigned version;
+    int pedantic; /* the pedantic notes are wanted */
+
+    bthread *threads;  /* nthreads of MAX_THREADS used */
+    unsigned nthreads, hand;
+    uint16_t *index;   /* slot + 1 of threads, 0: empty */
+    uint64_t frames;   /* frames allocated over all threads */
+    bthread *cur;      /* the thread of the last function record */
+
+    int prev;          /* enum prev */
+    int prev_payload;  /* the record before is an argument payload */
+    int32_t prev_func;
+    uint32_t prev_tid, prev_pid;
+    uint64_t prev_off;
+} basic_parser;
+
+static const char *const type_names[4] = {"Enter", "Exit", "TailExit", "EnterArg"};
+
+/* ---- threads ---- */
+
+static unsigned slot_of(uint32_t tid, uint32_t pid)
+{
+    uint32_t h = tid * 0x9e3779b1u ^ (pid + 0x7f4a7c15u) * 0x85ebca77u;
+    return (h ^ h >> 15) & (INDEX_SIZE - 1);
+}
+
+/* Index position of a thread, or of the empty slot where it would go. */
+static unsigned find(const basic_parser *p, uint32_t tid, uint32_t pid)
+{
+    unsigned i = slot_of(tid, pid);
+    while (p->index[i]) {
+        const bthread *t = &p->threads[p->index[i] - 1];
+        if (t->tid == tid && t->pid == pid)
+            return i;
+        i = (i + 1) & (INDEX_SIZE - 1);
+    }
+    return i;
+}
+
+/* Removes index position i, moving later entries of its cluster back so that
+ * every lookup still finds them (linear probing without tombstones). */
+static void unindex(basic_parser *p, unsigned i)
+{
+    for (;;) {
+        p->index[i] = 0;
+        unsigned j = i;
+        for (;;) {
+            j = (j + 1) & (INDEX_SIZE - 1);
+            if (!p->index[j])
+                return;
+            const bthread *t = &p->threads[p->index[j] - 1];
+            unsigned k = slot_of(t->tid, t->pid);
+            /* Stays when its home k lies cyclically in (i, j]. */
+            if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
+                continue;
+            p->index[i] = p->index[j];
+            i = j;
+            break;
+        }
+    }
+}
+
+static void drop_stack(basic_parser *p, bthread *t)
+{
+    free(t->stack);
+    free(t->stack_off);
+    p->frames -= t->cap;
+    t->stack = NULL;
+    t->stack_off = NULL;
+    t->cap = t->depth = 0;
+    t->untracked = 0;
+}
+
+/* A slot for a new thread: a free one, or the first the clock hand finds
+ * that was not looked up since it last passed (its state is forgotten). */
+static bthread *take_slot(basic_parser *p)
+{
+    if (p->nthreads < MAX_THREADS)
+        return &p->threads[p->nthreads++];
+    for (;;) {
+        bthread *t = &p->threads[p->hand];
+        p->hand = (p->hand + 1) % MAX_THREADS;
+        if (t->referenced) {
+            t->referenced = 0;
+            continue;
+        }
+        unindex(p, find(p, t->tid, t->pid));
+        drop_stack(p, t);
+        if (p->cur == t)
+            p->cur = NULL;
+        return t;
+    }
+}
+
+static bthread *thread(basic_parser *p, uint32_t tid, uint32_t pid)
+{
+    bthread *t = p->cur;
+    if (t && t->tid == tid && t->pid == pid)
+        return t; /* records come in blocks of one thread */
+    unsigned i = find(p, tid, pid);
+    if (p->index[i]) {
+        t = &p->threads[p->index[i] - 1];
+    } else {
+        t = take_slot(p);
+        memset(t, 0, sizeof *t);
+        t->tid = tid;
+        t->pid = pid;
+        p->index[find(p, tid, pid)] = (uint16_t)(t - p->threads + 1);
+    }
+    t->referenced = 1;
+    p->cur = t;
+    return t;
+}
+
+/* Room for one more open entry; 0 when the thread's stack or the budget is
+ * full (the entry is then counted, not held). */
+static int grow(basic_parser *p, bthread *t)
+{
+    if (t->depth < t->cap)
+        return 1;
+    uint32_t cap = t->cap ? 2 * t->cap : FIRST_FRAMES;
+    if (cap > TC_XRAY_MAX_STACK)
+        cap = TC_XRAY_MAX_STACK;
+    if (cap <= t->cap || p->frames + (cap - t->cap) > FRAME_BUDGET)
+        return 0;
+    int32_t *s = realloc(t->stack, cap * sizeof *s);
+    if (!s)
+        return 0;
+    t->stack = s;
+    uint64_t *o = realloc(t->stack_off, cap * sizeof *o);
+    if (!o)
+        return 0;
+    t->stack_off = o;
+    p->frames += cap - t->cap;
+    t->cap = cap;
+    return 1;
+}
+
+/* ---- records ---- */
+
+/* " (thread T)" or " (thread T, process P)": how a message names a thread. */
+static void who(const basic_parser *p, char *buf, size_t size, uint32_t tid, uint32_t pid)
+{
+    if (p->version >= 3)
+        snprintf(buf, size, "thread %" PRIu32 ", process %" PRIu32, tid, pid);
+    else
+        snprintf(buf, size, "thread %" PRIu32, tid);
+}
+
+static void check_padding(basic_parser *p, uint64_t pos, const uint8_t *b, int payload)
+{
+    int at = -1;
+    if (payload && (b[2] | b[3]))
+        at = 2;
+    for (int i = 24; i < REC && at < 0; i++)
+        if (b[i])
+            at = 24;
+    if (at < 0)
+        return;
+    char hex[48];
+    size_t h = 0;
+    if (payload)
+        h += (size_t)snprintf(hex, sizeof hex, "%02x %02x | ", b[2], b[3]);
+    for (int i = 24; i < REC; i++)
+        h += (size_t)snprintf(hex + h, sizeof hex - h, "%s%02x", i > 24 ? " " : "", b[i]);
+    tc_report(p->d, TC_RULE_XRAY_BASIC_PADDING_NONZERO, pos + (uint64_t)at,
+              at == 2 ? REC - 2 : 8, "%s has padding bytes %s",
+              payload ? "argument payload" : "function record", hex);
+}
+
+static void check_pid(basic_parser *p, uint64_t pos, unsigned at, uint32_t pid, int payload)
+{
+    if (pid != 0 && p->version < 3)
+        tc_report(p->d, TC_RULE_XRAY_BASIC_PID_BEFORE_V3, pos + at, 4,
+                  "%s has process id %" PRIu32 " in a version %u log; process ids came with "
+                  "version 3", payload ? "argument payload" : "function record", pid,
+                  p->version);
+}
+
+static void mismatch(basic_parser *p, bthread *t, uint64_t pos, unsigned type, int32_t func)
+{
+    char w[64];
+    who(p, w, sizeof w, t->tid, t->pid);
+    tc_report(p->d, TC_RULE_XRAY_BASIC_CALLSTACK_MISMATCH, pos, REC,
+              "%s of function %" PRId32 ", but the innermost open Enter of %s is of function "
+              "%" PRId32 " (at offset %" PRIu64 ")",
+              type_names[type], func, w, t->stack[t->depth - 1], t->stack_off[t->depth - 1]);
+    /* Unwind to the function if it is open further down. */
+    for (uint32_t i = t->depth - 1; i-- > 0;)
+        if (t->stack[i] == func) {
+            t->depth = i;
+            return;
+        }
+}
+
+static void call_stack(basic_parser *p, bthread *t, uint64_t pos, unsigned type, int32_t func)
+{
+    if (type == 0 || type == 3) {
+        if (!t->untracked && grow(p, t)) {
+            t->stack[t->depth] = func;
+            t->stack_off[t->depth] = pos;
+            t->depth++;
+        } else {
+            t->untracked++;
+        }
+        return;
+    }
+    if (t->untracked)
+        t->untracked--;
+    else if (t->depth > 0 && t->stack[t->depth - 1] == func)
+        t->depth--;
+    else if (t->depth > 0)
+        mismatch(p, t, pos, type, func);
+}
+
+static void emit(basic_parser *p, tc_xray_event *ev)
+{
+    ev->header = p->h;
+    p->ctx->on_event(p->ctx->user, ev);
+}
+
+static void function_record(basic_parser *p, uint64_t pos, const uint8_t *b)
+{
+    const int be = p->be;
+    unsigned cpu = b[2], type = b[3];
+    int32_t func = (int32_t)tc_rd32(b + 4, be);
+    uint64_t tsc = tc_rd64(b + 8, be);
+    uint32_t tid = tc_rd32(b + 16, be), pid = tc_rd32(b + 20, be);
+    if (p->pedantic) {
+        check_pid(p, pos, 20, pid, 0);
+        check_padding(p, pos, b, 0);
+    }
+    if (type > 3) {
+        tc_report(p->d, TC_RULE_XRAY_BASIC_FUNCTION_TYPE, pos + 3, 1,
+                  "function record of function %" PRId32 " (thread %" PRIu32 ") has type %u; "
+                  "types 0 (Enter) to 3 (EnterArg) are defined", func, tid, type);
+        p->prev = PREV_UNKNOWN;
+        return;
+    }
+    if (type == 2 && p->version == 1)
+        tc_report(p->d, TC_RULE_XRAY_BASIC_TAIL_EXIT_VERSION, pos + 3, 1,
+                  "TailExit of function %" PRId32 " (thread %" PRIu32 ") in a version 1 log; "
+                  "tail exits came with version 2", func, tid);
+    bthread *t = thread(p, tid, p->version >= 3 ? pid : 0);
+    if (t->have_tsc && tsc < t->tsc) {
+        char w[64];
+        who(p, w, sizeof w, t->tid, t->pid);
+        tc_report(p->d, TC_RULE_XRAY_BASIC_TSC_BACKWARDS, pos + 8, 8,
+                  "TSC %" PRIu64 " of %s is below the %" PRIu64 " of its record at offset %"
+                  PRIu64 " (%" PRIu64 " ticks back)", tsc, w, t->tsc, t->tsc_off, t->tsc - tsc);
+    }
+    t->tsc = tsc;
+    t->tsc_off = pos;
+    t->have_tsc = 1;
+    call_stack(p, t, pos, type, func);
+    p->prev = PREV_RECORD;
+    p->prev_payload = 0;
+    p->prev_func = func;
+    p->prev_tid = tid;
+    p->prev_pid = pid;
+    p->prev_off = pos;
+    if (p->ctx->on_event) {
+        tc_xray_event ev = {.kind = TC_XRAY_EV_BASIC_FUNCTION, .offset = pos, .cpu = (uint16_t)cpu,
+                            .tsc = tsc, .tid = (int32_t)tid, .pid = (int32_t)pid,
+                            .action = type, .func_id = (uint32_t)func};
+        emit(p, &ev);
+    }
+}
+
+/* An argument payload whose function, thread or process is not the record's
+ * before it. */
+static void misplaced_payload(basic_parser *p, uint64_t pos, int32_t func, uint32_t tid,
+                              uint32_t pid)
+{
+    const char *before = p->prev_payload ? "an argument payload" : "a function record";
+    int f = func != p->prev_func, th = tid != p->prev_tid;
+    char mine[96] = "", theirs[96] = "", same[96] = "";
+    size_t m = 0, o = 0, s = 0;
+#define PART(diff, fmt, a, b)                                                                    \
+    do {                                                                                         \
+        if (diff) {                                                                              \
+            m += (size_t)snprintf(mine + m, sizeof mine - m, "%s" fmt, m ? ", " : "", a);        \
+            o += (size_t)snprintf(theirs + o, sizeof theirs - o, "%s" fmt, o ? ", " : "", b);    \
+        } else {                                                                                 \
+            s += (size_t)snprintf(same + s, sizeof same - s, "%s" fmt, s ? ", " : "", a);        \
+        }                                                                                        \
+    } while (0)
+    PART(f, "function %" PRId32, func, p->prev_func);
+    PART(th, "thread %" PRIu32, tid, p->prev_tid);
+    if (p->version >= 3)
+        PART(pid != p->prev_pid, "process %" PRIu32, pid, p->prev_pid);
+#undef PART
+    tc_report(p->d, TC_RULE_XRAY_BASIC_ARG_PLACEMENT, pos, REC,
+              "argument payload of %s follows %s of %s (%s%sat offset %" PRIu64 ")", mine,
+              before, theirs, same, s ? ", " : "", p->prev_off);
+}
+
+static void argument_payload(basic_parser *p, uint64_t pos, const uint8_t *b)
+{
+    const int be = p->be;
+    int32_t func = (int32_t)tc_rd32(b + 4, be);
+    uint32_t tid = tc_rd32(b + 8, be), pid = tc_rd32(b + 12, be);
+    uint64_t arg = tc_rd64(b + 16, be);
+    if (p->pedantic) {
+        check_pid(p, pos, 12, pid, 1);
+        check_padding(p, pos, b, 1);
+    }
+    if (p->prev == PREV_NONE)
+        tc_report(p->d, TC_RULE_XRAY_BASIC_ARG_PLACEMENT, pos, REC,
+                  "argument payload of function %" PRId32 " (thread %" PRIu32 ") is the first "
+                  "record of the log; a payload follows the record of its function", func, tid);
+    else if (p->prev == PREV_RECORD &&
+             (func != p->prev_func || tid != p->prev_tid ||
+              (p->version >= 3 && pid != p->prev_pid)))
+        misplaced_payload(p, pos, func, tid, pid);
+    p->prev = PREV_RECORD;
+    p->prev_payload = 1;
+    p->prev_func = func;
+    p->prev_tid = tid;
+    p->prev_pid = pid;
+    p->prev_off = pos;
+    if (p->ctx->on_event) {
+        tc_xray_event ev = {.kind = TC_XRAY_EV_BASIC_ARG, .offset = pos, .tid = (int32_t)tid,
+                            .pid = (int32_t)pid, .func_id = (uint32_t)func, .value = arg};
+        emit(p, &ev);
+    }
+}
+
+static void record(basic_parser *p, uint64_t pos, const uint8_t *b)
+{
+    unsigned rtype = tc_rd16(b, p->be);
+    if (rtype == TC_XRAY_BASIC_FUNCTION) {
+        function_record(p, pos, b);
+    } else if (rtype == TC_XRAY_BASIC_ARG_PAYLOAD) {
+        argument_payload(p, pos, b);
+    } else {
+        tc_report(p->d, TC_RULE_XRAY_BASIC_RECORD_TYPE, pos, 2,
+                  "record type %u (0x%04x); 0 (function record) and 1 (argument payload) are "
+                  "defined", rtype, rtype);
+        p->prev = PREV_UNKNOWN;
+    }
+}
+
+void tc_xray_basic_records(tc_reader *r, const tc_parse_ctx *ctx, const tc_xray_header *h)
+{
+    basic_parser *p = calloc(1, sizeof *p);
+    bthread *threads = calloc(MAX_THREADS, sizeof *threads);
+    uint16_t *index = calloc(INDEX_SIZE, sizeof *index);
+    if (!p || !threads || !index) {
+        free(p);
+        free(threads);
+        free(index);
+        tc_diag_fail(ctx->diags, "out of memory");
+        return;
+    }
+    p->r = r;
+    p->d = ctx->diags;
+    p->ctx = ctx;
+    p->h = h;
+    p->be = h->big_endian;
+    p->version = h->version;
+    p->pedantic = tc_rule_enabled(p->d, TC_RULE_XRAY_BASIC_PADDING_NONZERO);
+    p->threads = threads;
+    p->index = index;
+    uint64_t records = 0;
+    for (;;) {
+        const uint8_t *b = tc_need(r, REC);
+        if (!b)
+            break;
+        /* Every whole record the window holds, without asking again. */
+        size_t n = tc_avail(r) / REC;
+        uint64_t pos = tc_pos(r);
+        for (size_t i = 0; i < n; i++)
+            record(p, pos + i * REC, b + i * REC);
+        records += n;
+        tc_advance(r, n * REC);
+    }
+    size_t rest = tc_avail(r);
+    if (rest && !r->failed) {
+        tc_report(p->d, TC_RULE_XRAY_BASIC_FILE_SIZE, tc_pos(r), rest,
+                  "the log ends %zu bytes into a record: after the 32-byte header it has %"
+                  PRIu64 " whole 32-byte records and %zu bytes more", rest, records, rest);
+        tc_advance(r, rest);
+    }
+    for (unsigned i = 0; i < p->nthreads; i++)
+        drop_stack(p, &threads[i]);
+    free(index);
+    free(threads);
+    free(p);
+}
