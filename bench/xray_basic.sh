@@ -187,9 +187,9 @@ llvm_row() {
     # Against llvm-xray on the 1 GiB log, or on the 256 MiB one when it
     # could not do the 1 GiB log within its limits.
     if [ -z "${FAILED[b_llvm_1g]:-}" ]; then
-        ours=b_validate_1g theirs=b_llvm_1g on="basic, 1 GiB"
+        ours=b_validate_1g theirs=b_llvm_1g on="1 GiB"
     else
-        ours=b_validate_256m theirs=b_llvm_256m on="basic, 256 MiB"
+        ours=b_validate_256m theirs=b_llvm_256m on="256 MiB"
     fi
     if [ -n "${FAILED[$theirs]:-}" ]; then
         printf '%-60s %-34s %s\n' "validate >= ${TARGET_RATIO}x faster than llvm-xray convert" \
