@@ -4,8 +4,8 @@
 #   make bench                              every figure (first run generates
 #                                           and compresses the traces: minutes)
 #   make bench BENCH_RUNS=3 BENCH_HUGE=no   fewer runs, no 4 GiB trace
-#   make bench-xray | bench-ovni | bench-dcfg | bench-perf | bench-json | bench-jobs
-#                                           one of them
+#   make bench-xray | bench-xray-basic | bench-ovni | bench-dcfg | bench-perf |
+#        bench-json | bench-jobs             one of them
 #
 # The traces are cached in $(BENCH_DIR); delete it to regenerate them.
 
@@ -19,14 +19,20 @@ LLVM_XRAY ?= llvm-xray
 BENCH_BASELINE_TIMEOUT ?= 600
 BENCH_BASELINE_MEM_GIB ?= 12
 
-.PHONY: bench bench-xray bench-ovni bench-json bench-dcfg bench-perf bench-jobs
-bench: bench-xray bench-ovni bench-json bench-dcfg bench-perf bench-jobs
+.PHONY: bench bench-xray bench-xray-basic bench-ovni bench-json bench-dcfg bench-perf bench-jobs
+bench: bench-xray bench-xray-basic bench-ovni bench-json bench-dcfg bench-perf bench-jobs
 
 bench-xray: $(TRACECHECK)
 	@TRACECHECK='$(TRACECHECK)' BENCH_DIR='$(BENCH_DIR)' LLVM_XRAY='$(LLVM_XRAY)' \
 	    BENCH_RUNS='$(BENCH_RUNS)' BENCH_SLOW_RUNS='$(BENCH_SLOW_RUNS)' \
 	    BENCH_LLVM_TIMEOUT='$(BENCH_LLVM_TIMEOUT)' BENCH_HUGE='$(BENCH_HUGE)' \
 	    BENCH_SEED='$(BENCH_SEED)' bench/xray.sh
+
+bench-xray-basic: $(TRACECHECK)
+	@TRACECHECK='$(TRACECHECK)' BENCH_DIR='$(BENCH_DIR)' LLVM_XRAY='$(LLVM_XRAY)' \
+	    BENCH_RUNS='$(BENCH_RUNS)' BENCH_SLOW_RUNS='$(BENCH_SLOW_RUNS)' BENCH_SEED='$(BENCH_SEED)' \
+	    BENCH_LLVM_TIMEOUT='$(BENCH_LLVM_TIMEOUT)' \
+	    BENCH_BASELINE_MEM_GIB='$(BENCH_BASELINE_MEM_GIB)' bench/xray_basic.sh
 
 bench-ovni: $(TRACECHECK)
 	@TRACECHECK='$(TRACECHECK)' BENCH_DIR='$(BENCH_DIR)' BENCH_RUNS='$(BENCH_RUNS)' \

@@ -196,16 +196,8 @@ static void who(const basic_parser *p, char *buf, size_t size, uint32_t tid, uin
         snprintf(buf, size, "thread %" PRIu32, tid);
 }
 
-static void check_padding(basic_parser *p, uint64_t pos, const uint8_t *b, int payload)
+static void padding_nonzero(basic_parser *p, uint64_t pos, const uint8_t *b, int payload, int at)
 {
-    int at = -1;
-    if (payload && (b[2] | b[3]))
-        at = 2;
-    for (int i = 24; i < REC && at < 0; i++)
-        if (b[i])
-            at = 24;
-    if (at < 0)
-        return;
     char hex[48];
     size_t h = 0;
     if (payload)
@@ -215,6 +207,18 @@ static void check_padding(basic_parser *p, uint64_t pos, const uint8_t *b, int p
     tc_report(p->d, TC_RULE_XRAY_BASIC_PADDING_NONZERO, pos + (uint64_t)at,
               at == 2 ? REC - 2 : 8, "%s has padding bytes %s",
               payload ? "argument payload" : "function record", hex);
+}
+
+/* Runs on every record: the 8 bytes at the end are tested at once, and the
+ * message is made out of line. */
+static inline void check_padding(basic_parser *p, uint64_t pos, const uint8_t *b, int payload)
+{
+    uint64_t tail;
+    memcpy(&tail, b + 24, sizeof tail);
+    if (payload && (b[2] | b[3]))
+        padding_nonzero(p, pos, b, payload, 2);
+    else if (tail)
+        padding_nonzero(p, pos, b, payload, 24);
 }
 
 static void check_pid(basic_parser *p, uint64_t pos, unsigned at, uint32_t pid, int payload)
