@@ -293,8 +293,9 @@ static const known_tool *find_tool(const char *name, const char **suffix)
     for (size_t i = 0; i < sizeof versioned_tools / sizeof versioned_tools[0]; i++)
         for (const char *const *v = versioned_tools[i].versions; *v; v++)
             if (!strcmp(*v, name)) {
+                const char *none;
                 *suffix = *v + strlen(versioned_tools[i].name);
-                return find_tool(versioned_tools[i].name, &name);
+                return find_tool(versioned_tools[i].name, &none);
             }
     return NULL;
 }
