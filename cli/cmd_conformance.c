@@ -37,6 +37,9 @@ static void help(void)
          "                        process, judged on verdict, rule ids and dump;\n"
          "                        llvm-xray: 'llvm-xray fdr-dump --verify {file}' (XRay\n"
          "                        FDR cases; 'llvm-xray convert' for basic-mode logs);\n"
+         "                        llvm-xray-13, -15, -16, -19, -22: the same, run as\n"
+         "                        llvm-xray-N (Debian's llvm-N; Debian 12's llvm-xray\n"
+         "                        is LLVM 14's);\n"
          "                        ovniemu: 'ovniemu -l DIR', ovnidump: 'ovnidump\n"
          "                        DIR', ovnisort: 'ovnisort DIR' (ovni cases, on a\n"
          "                        scratch copy). Found on --tool-path, then PATH; when\n"
@@ -261,12 +264,68 @@ static const known_tool known_tools[] = {
      "SiFive's trace-decoder is not packaged in Debian; see docs/dqr.md", "{program} -v"},
 };
 
-static const known_tool *find_tool(const char *name)
+/* Versions of a known tool installed side by side, each as its program with
+ * "-N" appended (Debian's llvm-N packages install llvm-xray-N): each is a
+ * known tool of its own, --impl NAME-N, run with the tool's arguments (for
+ * its second format too) as PROGRAM-N, with its own expected-failure list
+ * (xfail/NAME-N.txt) and its own column in the matrix. NAME alone stays the
+ * unversioned program: Debian 12's llvm-xray is LLVM 14's (docs/llvm-xray.md). */
+typedef struct tool_versions {
+    const char *name;
+    const char *package;       /* PACKAGE-N holds version N */
+    const char *versions[8];   /* the names NAME-N, in the matrix's order */
+} tool_versions;
+
+static const tool_versions versioned_tools[] = {
+    {"llvm-xray", "llvm",
+     {"llvm-xray-13", "llvm-xray-15", "llvm-xray-16", "llvm-xray-19", "llvm-xray-22", NULL}},
+};
+
+/* The known tool called name, or NULL. *suffix: "" for the tool itself,
+ * "-N" for its version N. */
+static const known_tool *find_tool(const char *name, const char **suffix)
 {
     for (size_t i = 0; i < sizeof known_tools / sizeof known_tools[0]; i++)
-        if (!strcmp(known_tools[i].name, name))
+        if (!strcmp(known_tools[i].name, name)) {
+            *suffix = "";
             return &known_tools[i];
+        }
+    for (size_t i = 0; i < sizeof versioned_tools / sizeof versioned_tools[0]; i++)
+        for (const char *const *v = versioned_tools[i].versions; *v; v++)
+            if (!strcmp(*v, name)) {
+                const char *none;
+                *suffix = *v + strlen(versioned_tools[i].name);
+                return find_tool(versioned_tools[i].name, &none);
+            }
     return NULL;
+}
+
+/* Where the tool is to be had: the known tool's words, or for version N the
+ * package of that version. */
+static char *tool_install(const known_tool *tool, const char *suffix)
+{
+    for (size_t i = 0; *suffix && i < sizeof versioned_tools / sizeof versioned_tools[0]; i++)
+        if (!strcmp(versioned_tools[i].name, tool->name))
+            return tc_conf_printf("Debian: apt-get install %s%s", versioned_tools[i].package,
+                                  suffix);
+    return tc_conf_strdup(tool->install);
+}
+
+/* The known tools' names, each followed by its versions: the matrix's
+ * default columns after tracecheck. Returns how many were put in names. */
+static size_t known_tool_names(const char **names, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof known_tools / sizeof known_tools[0]; i++) {
+        if (n < max)
+            names[n++] = known_tools[i].name;
+        for (size_t j = 0; j < sizeof versioned_tools / sizeof versioned_tools[0]; j++)
+            for (const char *const *v = versioned_tools[j].versions;
+                 *v && !strcmp(versioned_tools[j].name, known_tools[i].name); v++)
+                if (n < max)
+                    names[n++] = *v;
+    }
+    return n;
 }
 
 /* The tool's command line: exec, so that its own exit status or signal is
@@ -364,25 +423,32 @@ static int column_impl(column *col, const char *spec, const char *name, const ch
     tc_conf_impl *im = &col->im;
     const char *eq = strchr(spec, '=');
     char *impl = eq ? tc_conf_printf("%.*s", (int)(eq - spec), spec) : tc_conf_strdup(spec);
-    const known_tool *tool = find_tool(impl);
+    const char *suffix = "";
+    const known_tool *tool = find_tool(impl, &suffix);
     if (!strcmp(impl, "tracecheck") && !eq) {
         free(impl);
         im->kind = TC_IMPL_TRACECHECK;
         col->name = tc_conf_strdup("tracecheck");
         return 0;
     }
-    free(impl);
-    if (!tool || (eq && !eq[1]))
+    if (!tool || (eq && !eq[1])) {
+        free(impl);
         return -1;
+    }
     im->kind = TC_IMPL_COMMAND;
-    const char *wanted = eq ? eq + 1 : tool->program;
+    /* Version N of a tool is its program with "-N" appended. */
+    char *program = tc_conf_printf("%s%s", tool->program, suffix);
+    const char *wanted = eq ? eq + 1 : program;
     char *path = which(wanted, tool_path);
     col->command = tool_command(path ? path : wanted, tool->args);
-    if (!path && eq)
+    if (!path && eq) {
         col->unavailable = tc_conf_printf("%s: no such executable (--impl %s)", wanted, spec);
-    else if (!path)
-        col->unavailable = tc_conf_printf("%s not found on %sPATH (%s)", tool->program,
-                                          tool_path ? "--tool-path or " : "", tool->install);
+    } else if (!path) {
+        char *install = tool_install(tool, suffix);
+        col->unavailable = tc_conf_printf("%s not found on %sPATH (%s)", program,
+                                          tool_path ? "--tool-path or " : "", install);
+        free(install);
+    }
     if (path) {
         char *vcmd = version_command(tool->version_cmd, path);
         im->version = col->version = tc_conf_tool_version(vcmd);
@@ -410,7 +476,9 @@ static int column_impl(column *col, const char *spec, const char *name, const ch
         im->only_suffix_reason = "a text message list: dqr reads Nexus .rtd traces only";
     }
     free(path);
-    col->name = tc_conf_strdup(name ? name : tool->name);
+    free(program);
+    col->name = tc_conf_strdup(name ? name : impl);
+    free(impl);
     return 0;
 }
 
@@ -653,9 +721,8 @@ int cmd_conformance(int argc, char **argv)
      * (an absent one shows its cases as skipped, with the reason). */
     if (!nimpl && !cs.cmd) {
         impls[nimpl++] = "tracecheck";
-        for (size_t i = 0; want[TC_CONF_REPORT_HTML] && i < sizeof known_tools /
-                                                                 sizeof known_tools[0]; i++)
-            impls[nimpl++] = known_tools[i].name;
+        if (want[TC_CONF_REPORT_HTML])
+            nimpl += known_tool_names(impls + nimpl, MAX_IMPLS - nimpl);
     }
     size_t ncol = nimpl + !!cs.cmd;
     if (cs.name && !cs.cmd && ncol > 1)
@@ -678,10 +745,18 @@ int cmd_conformance(int argc, char **argv)
             column_command(col, &cs);
         } else if (column_impl(col, impls[i++], cs.cmd ? NULL : cs.name, tool_path) != 0) {
             cleanup(&st);
-            return cli_usage_error("conformance", "unknown implementation '%s' (tracecheck, "
-                                                  "llvm-xray, ovniemu, ovnidump, ovnisort, "
-                                                  "dqr, each optionally NAME=PROGRAM; or --cmd)",
-                                   impls[i - 1]);
+            const char *names[MAX_IMPLS];
+            size_t n = known_tool_names(names, MAX_IMPLS);
+            char *known = tc_conf_strdup("tracecheck"), *next;
+            for (size_t k = 0; k < n; k++, known = next) {
+                next = tc_conf_printf("%s, %s", known, names[k]);
+                free(known);
+            }
+            int rc = cli_usage_error("conformance", "unknown implementation '%s' (%s, each "
+                                                    "optionally NAME=PROGRAM; or --cmd)",
+                                     impls[i - 1], known);
+            free(known);
+            return rc;
         }
         col->im.name = col->name;
         for (size_t k = 0; k + 1 < st.ncol; k++)

@@ -1,16 +1,18 @@
 # The conformance suite (docs/conformance.md).
 #
 #   make conformance     the suite against tracecheck, then against llvm-xray,
+#                        llvm-xray-N (every other LLVM Debian 12 ships),
 #                        ovniemu, ovnidump, ovnisort and dqr (each with its
-#                        expected-failure list; a tool not on PATH has every
-#                        case skipped);
+#                        expected-failure list; a tool not on PATH has its
+#                        cases not-installed);
 #                        reports in $(BUILD)/reports/conformance-*.{txt,json,tap,xml},
 #                        and the HTML matrix of them all, conformance-matrix.html
 #
 # make check runs:
 #   check-conformance-san       the suite against the ASan/UBSan build, as TAP
 #   check-conformance-coverage  every rule has a case; no case names an unknown rule
-#   check-conformance-llvm-xray llvm-xray departs exactly where xfail/llvm-xray.txt says
+#   check-conformance-llvm-xray llvm-xray departs exactly where xfail/llvm-xray.txt says,
+#                               and each installed llvm-xray-N where xfail/llvm-xray-N.txt does
 #   check-conformance-ovni-tools the ovniemu/ovnidump/ovnisort adapters' mechanics
 #                               with test doubles; the tools themselves against their
 #                               lists when they are on PATH (the lists are checked
@@ -18,7 +20,7 @@
 #   check-conformance-dqr       the dqr adapter's mechanics with test doubles; dqr
 #                               itself against xfail/dqr.txt when it is on PATH
 #   check-conformance-cases     conformance/make-cases reproduces the committed cases
-#   check-conformance-doc       docs/llvm-xray.md is generated from xfail/llvm-xray.txt
+#   check-conformance-doc       docs/llvm-xray.md is generated from xfail/llvm-xray*.txt
 #   check-conformance-reports   every report kind names the suite version and reports a
 #                               listed case that passes as xpass (exit status 1)
 #   check-conformance-html      the HTML matrix in headless Chromium: rows, cells, totals,
@@ -37,24 +39,33 @@ TOOL_FLAGS := $(if $(TOOL_PATH),--tool-path '$(TOOL_PATH)')
 $(BUILD)/obj/cli/cmd_conformance.o $(BUILD)/san/cli/cmd_conformance.o: \
     CPPFLAGS += -DTC_SOURCE_DIR='"$(CURDIR)"'
 
+# LLVM's reader of every version Debian 12 ships besides the default one
+# (llvm-xray is LLVM 14's): the runner knows each as llvm-xray-N (the program
+# of Debian's llvm-N package), and each has its list, xfail/llvm-xray-N.txt,
+# measured on that version. The versions are those lists'; test-html-matrix
+# checks that they are the runner's (cli/cmd_conformance.c, versioned_tools).
+LLVM_XRAY_VERSIONS := $(sort $(patsubst conformance/xfail/llvm-xray-%.txt,%,\
+    $(wildcard conformance/xfail/llvm-xray-[0-9]*.txt)))
+LLVM_XRAY_VERSIONED := $(addprefix llvm-xray-,$(LLVM_XRAY_VERSIONS))
+
 .PHONY: conformance conformance-all conformance-tracecheck conformance-llvm-xray \
+        $(addprefix conformance-,$(LLVM_XRAY_VERSIONED)) \
         conformance-ovniemu conformance-ovnidump conformance-ovnisort
 # Like make check, the README's first command installs the Debian packages it
 # needs first (.ci/deps.mk): as root it runs `make deps` when one is missing.
 conformance: ensure-deps
 	@$(MAKE) --no-print-directory conformance-all
-conformance-all: conformance-tracecheck conformance-llvm-xray conformance-ovniemu conformance-ovnidump \
-                 conformance-ovnisort
+conformance-all: conformance-tracecheck conformance-llvm-xray \
+                 $(addprefix conformance-,$(LLVM_XRAY_VERSIONED)) conformance-ovniemu \
+                 conformance-ovnidump conformance-ovnisort
 
 conformance-tracecheck: $(TRACECHECK)
 	$(TRACECHECK) conformance --cases conformance/cases -j $(CONF_JOBS) \
 	    --report-dir $(CONF_REPORTS) $(CONF_FLAGS)
 
-conformance-llvm-xray: $(TRACECHECK)
-	$(TRACECHECK) conformance $(TOOL_FLAGS) --impl llvm-xray --cases conformance/cases -j $(CONF_JOBS) \
-	    --xfail conformance/xfail/llvm-xray.txt --report-dir $(CONF_REPORTS) $(CONF_FLAGS)
-
-# libovni's tools (docs/ovni-tools.md): PATH=/opt/ovni/bin:$$PATH make conformance
+# LLVM's readers, and libovni's tools (docs/ovni-tools.md):
+# PATH=/opt/ovni/bin:$$PATH make conformance
+conformance-llvm-xray $(addprefix conformance-,$(LLVM_XRAY_VERSIONED)) \
 conformance-ovniemu conformance-ovnidump conformance-ovnisort: conformance-%: $(TRACECHECK)
 	$(TRACECHECK) conformance $(TOOL_FLAGS) --impl $* --cases conformance/cases -j $(CONF_JOBS) \
 	    --xfail conformance/xfail/$*.txt --report-dir $(CONF_REPORTS) $(CONF_FLAGS)
@@ -96,11 +107,14 @@ check-conformance-san: $(TRACECHECK_SAN)
 check-conformance-coverage: $(TRACECHECK)
 	@$(TRACECHECK) conformance --cases conformance/cases --coverage
 
+# Each version that is installed; one that is not shows its cases as
+# not-installed in its summary line.
 check-conformance-llvm-xray: $(TRACECHECK)
-	@$(TRACECHECK) conformance $(TOOL_FLAGS) --impl llvm-xray --cases conformance/cases -j $(CONF_JOBS) -q \
-	    --xfail conformance/xfail/llvm-xray.txt --report-dir $(CONF_REPORTS) || \
-	    { echo "llvm-xray departs from conformance/xfail/llvm-xray.txt: see" \
-	           "$(CONF_REPORTS)/conformance-llvm-xray.txt" >&2; exit 1; }
+	@for t in llvm-xray $(LLVM_XRAY_VERSIONED); do \
+	    $(TRACECHECK) conformance $(TOOL_FLAGS) --impl $$t --cases conformance/cases -j $(CONF_JOBS) -q \
+	        --xfail conformance/xfail/$$t.txt --report-dir $(CONF_REPORTS) || \
+	    { echo "$$t departs from conformance/xfail/$$t.txt: see" \
+	           "$(CONF_REPORTS)/conformance-$$t.txt (docs/llvm-xray.md)" >&2; exit 1; }; done
 
 # Test doubles stand in for the tools (libovni is not in Debian), run by the
 # ASan/UBSan build (the runner's copying and judging are checked too); then the
