@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "xray_basic_synth.h"
+#include "xray_synth.h"
 
 #define MAX_DEPTH 24
 #define FUNCTIONS 200
@@ -39,13 +40,7 @@ xray_basic_synth *xray_basic_synth_new(const xray_basic_params *p, tc_rng *choic
         free(s);
         return NULL;
     }
-    static const uint64_t freqs[] = {1000000000ull, 2400000000ull, 2899999000ull, 3600000000ull};
-    tc_xray_header *h = &s->bh.h;
-    h->version = (uint16_t)p->version;
-    h->type = 0;
-    h->bitfield = p->big_endian ? 3u << 30 : 3u; /* constant and non-stop TSC */
-    h->cycle_frequency = freqs[tc_rng_below(choices, 4)];
-    h->big_endian = p->big_endian;
+    xray_synth_fill_header(&s->bh.h, p->version, 0, p->big_endian, choices);
     /* The union after the frequency: a timespec (seconds, nanoseconds) in
      * the log's byte order, as the runtime leaves it. */
     uint64_t sec = tc_rng_range(choices, 1500000000u, 1900000000u);

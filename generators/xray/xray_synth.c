@@ -29,6 +29,17 @@ struct xray_synth {
     uint8_t payload[MAX_PAYLOAD];
 };
 
+void xray_synth_fill_header(tc_xray_header *h, unsigned version, uint16_t type, int big_endian,
+                            tc_rng *choices)
+{
+    static const uint64_t freqs[] = {1000000000ull, 2400000000ull, 2899999000ull, 3600000000ull};
+    h->version = (uint16_t)version;
+    h->type = type;
+    h->bitfield = big_endian ? 3u << 30 : 3u; /* constant and non-stop TSC */
+    h->cycle_frequency = freqs[tc_rng_below(choices, 4)];
+    h->big_endian = big_endian;
+}
+
 xray_synth *xray_synth_new(const xray_gen_params *p, tc_rng *choices)
 {
     xray_synth *s = calloc(1, sizeof *s);
@@ -45,14 +56,9 @@ xray_synth *xray_synth_new(const xray_gen_params *p, tc_rng *choices)
         free(s);
         return NULL;
     }
-    static const uint64_t freqs[] = {1000000000ull, 2400000000ull, 2899999000ull, 3600000000ull};
     tc_xray_header *h = &s->fh.h;
-    h->version = (uint16_t)p->version;
-    h->type = 1;
-    h->bitfield = p->big_endian ? 3u << 30 : 3u; /* constant and non-stop TSC */
-    h->cycle_frequency = freqs[tc_rng_below(choices, 4)];
+    xray_synth_fill_header(h, p->version, 1, p->big_endian, choices);
     h->buffer_size = s->p.buffer_size;
-    h->big_endian = p->big_endian;
 
     s->pid = (int32_t)tc_rng_range(choices, 100, 4000000);
     s->epoch = (int64_t)tc_rng_range(choices, 1, 1u << 30);

@@ -26,6 +26,12 @@ typedef struct xray_synth xray_synth;
 
 /* choices: the source of every decision (seeded, or a fuzzer's bytes). */
 xray_synth *xray_synth_new(const xray_gen_params *p, tc_rng *choices);
+
+/* The header fields an FDR trace and a basic-mode log share: version, type,
+ * the constant and non-stop TSC bits, a cycle frequency drawn from choices
+ * (one draw), the byte order. */
+void xray_synth_fill_header(tc_xray_header *h, unsigned version, uint16_t type, int big_endian,
+                            tc_rng *choices);
 void xray_synth_free(xray_synth *s);
 
 const xray_file_header *xray_synth_header(const xray_synth *s);
