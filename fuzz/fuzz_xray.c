@@ -87,7 +87,7 @@ static void on_event(void *user, const void *event)
         run->have_header = 1;
     }
     if (c->jl.f)
-        tc_xray_dump_event(&c->jl, e);
+        tc_xray_dump(&c->jl, e);
     run->nevents++;
     run->event_hash = hash_event(run->event_hash, e);
     if (!c->keep)
@@ -125,7 +125,7 @@ void fx_parse(fx_run *run, tc_reader *r, const fx_opts *o)
     tc_diag_init(&sink, "fuzz", o->max_repeats ? o->max_repeats : UINT32_MAX, o->pedantic,
                  on_diag, &c);
     tc_parse_ctx ctx = {.diags = &sink, .on_event = o->events ? on_event : NULL, .user = &c};
-    tc_xray_parse(r, &ctx);
+    tc_xray_parse_any(r, &ctx);
     /* What tc_check_input adds after any parser. */
     if (r->failed == TC_READ_DECOMPRESS_ERROR)
         tc_report(&sink, TC_RULE_INPUT_DECOMPRESS, r->fail_offset, 0, "%s", r->error);

@@ -264,7 +264,7 @@ static void on_record(void *user, const void *event)
     collector *c = user;
     const tc_ovni_dump_record *rec = event;
     if (c->jl.f)
-        tc_ovni_dump_line(&c->jl, rec);
+        tc_ovni_dump(&c->jl, rec);
     switch (rec->kind) {
     case TC_OVNI_REC_HEADER:
         FUZZ_ASSERT_MSG(c->run->records == 0 && c->run->nevents == 0,
@@ -305,7 +305,7 @@ void ofz_parse_stream(ofz_stream_run *run, tc_reader *r, const ofz_stream_opts *
         }
         tc_parse_ctx ctx = {.diags = &sink, .on_event = on_record, .user = &c,
                             .no_models = !o->models};
-        tc_ovni_parse_file(r, &ctx);
+        tc_ovni_parse(r, &ctx);
         run->header_ok = run->records == 2;
         if (c.jl.f)
             fclose(c.jl.f);

@@ -632,7 +632,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     expect_free(&x);
     check_reencode(&base, data, size);
     if (!as_meta) {
-        compare_runs(&lib, "tc_ovni_parse_file", &base, "the stream calls", 1);
+        compare_runs(&lib, "tc_ovni_parse", &base, "the stream calls", 1);
         check_dump(&lib);
     }
 

@@ -32,7 +32,7 @@
 #include "../generators/common/rng.h"
 #include "../generators/perf/nexus_write.h"
 #include "../generators/perf/perf_model.h"
-#include "../generators/perf/perf_write.h"
+#include "../generators/perf/perf_writer.h"
 #include "../parsers/common/check.h"
 #include "../parsers/common/input.h"
 #include "fuzz_helpers.h"

@@ -147,7 +147,7 @@ static void collect(void *user, const tc_diag *d)
 static void on_event(void *user, const tc_perf_event *ev)
 {
     tb_ctx *c = user;
-    tc_perf_dump_event(&c->w, ev);
+    tc_perf_dump(&c->w, ev);
     if (ev->kind == TC_PERF_EV_HEADER && c->r->nhdr < 8)
         c->r->hdr[c->r->nhdr++] = *ev->header;
     if (ev->kind == TC_PERF_EV_RECORD && c->r->nrec < TB_MAX_EVENTS)

@@ -151,14 +151,14 @@ static void dom(uint32_t n, const uint32_t *pairs, size_t m, uint32_t root, cons
     memcpy(fill, off, sizeof fill);
     for (size_t i = 0; i < m; i++)
         succ[fill[pairs[2 * i]]++] = pairs[2 * i + 1];
-    CHECK(dcfg_dominators(n, off, succ, root, idom), "out of memory");
+    CHECK(tc_dcfg_dominators(n, off, succ, root, idom), "out of memory");
     for (uint32_t v = 0; v < n; v++)
         CHECK(idom[v] == want[v], "node %u: idom %u, expected %u", v, idom[v], want[v]);
 }
 
 static void test_dominators(void)
 {
-    const uint32_t X = DCFG_DOM_NONE;
+    const uint32_t X = TC_DCFG_DOM_NONE;
     /* Irreducible: 0->1, 0->2, 1->2, 2->1, 1->3, 2->3; 4 unreachable. */
     const uint32_t g1[] = {0, 1, 0, 2, 1, 2, 2, 1, 1, 3, 2, 3, 4, 3};
     const uint32_t w1[] = {0, 0, 0, 0, X};
@@ -176,7 +176,7 @@ static void test_dominators(void)
     for (uint32_t v = 0; v + 1 < N; v++)
         succ[v] = v + 1;
     off[N] = N - 1;
-    CHECK(dcfg_dominators(N, off, succ, 0, idom), "chain");
+    CHECK(tc_dcfg_dominators(N, off, succ, 0, idom), "chain");
     CHECK(idom[N - 1] == N - 2, "chain end: %u", idom[N - 1]);
     free(off);
     free(succ);

@@ -205,7 +205,7 @@ static void test_unknown_keys(void)
 
 /* ---- the dump's cap per chunk ---- */
 
-static void dump_to(void *user, const void *event) { tc_dtrc_dump_event(user, event); }
+static void dump_to(void *user, const void *event) { tc_dtrc_dump(user, event); }
 
 /* The dump of text with at most cap edges per chunk, findings into r. */
 static char *capped_dump(const char *text, uint64_t cap, ot_result *r)

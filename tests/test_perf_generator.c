@@ -11,7 +11,7 @@
 
 #include "../generators/perf/perf_gen.h"
 #include "../generators/perf/perf_mutate.h"
-#include "../generators/perf/perf_write.h"
+#include "../generators/perf/perf_writer.h"
 #include "suites.h"
 #include "tu.h"
 

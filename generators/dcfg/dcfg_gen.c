@@ -5,8 +5,8 @@
 
 #include "dcfg_gen.h"
 #include "dcfg_mutate.h"
-#include "dcfg_trace.h"
-#include "dcfg_write.h"
+#include "dtrc_writer.h"
+#include "dcfg_writer.h"
 
 void dcfg_mem_free(dcfg_mem *m)
 {

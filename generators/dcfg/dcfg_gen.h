@@ -1,8 +1,8 @@
 /*
  * Writing a DCFG and its DCFG-trace from a seed: a program model
  * (dcfg_prog.h), its threads run and encoded as the trace streams out
- * (dcfg_trace.h), then the DCFG with the counts of that run
- * (dcfg_write.h). Deterministic: the same parameters give the same bytes.
+ * (dtrc_writer.h), then the DCFG with the counts of that run
+ * (dcfg_writer.h). Deterministic: the same parameters give the same bytes.
  * Memory is bounded by the model (which grows slowly with the size, or is
  * made as large as dcfg_size asks) and one chunk of the trace, whatever
  * the size.

@@ -17,7 +17,7 @@
 #include "../common/bytebuf.h"
 #include "dcfg_prog.h"
 
-/* What the trace writer is asked to do differently (dcfg_trace.c). Fields
+/* What the trace writer is asked to do differently (dtrc_writer.c). Fields
  * are DG_NONE (or 0) when unused; they concern process 0. */
 typedef struct dg_mutation {
     uint32_t skip_cur;    /* edge index: leave out every row of this current edge */
@@ -31,7 +31,7 @@ typedef struct dg_mutation {
     uint32_t join_from;   /* extra chunk 1: an EXIT edge, and an edge from a block */
     uint32_t join_to;
 
-    /* What the DCFG writer (dcfg_write.c) is asked to do differently, in
+    /* What the DCFG writer (dcfg_writer.c) is asked to do differently, in
      * process dproc. Ids are written as given; indices are the model's. */
     uint32_t dproc;
     int add_edge;             /* one more EDGES row, taken by no thread: */

@@ -11,7 +11,7 @@
 
 #include "../../parsers/common/rules.h"
 #include "nexus_write.h"
-#include "perf_write.h"
+#include "perf_writer.h"
 
 /* What a mutator needs of the whole trace. */
 typedef struct perf_gen_plan {

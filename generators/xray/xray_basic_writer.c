@@ -1,4 +1,4 @@
-/* Encoding of the basic-mode model: the inverse of parsers/xray/xray_basic.c. */
+/* Encoding of the basic-mode model: the inverse of parsers/xray/xray_basic_reader.c. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* Encoding of the model: the inverse of parsers/xray/xray_parser.c. */
+/* Encoding of the model: the inverse of parsers/xray/xray_reader.c. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -11,10 +11,10 @@
 #include "../xray/xray_dump.h"
 #include "formats.h"
 
-static void dump_xray(tc_jsonl *w, const void *event) { tc_xray_dump_event(w, event); }
-static void dump_ovni(tc_jsonl *w, const void *record) { tc_ovni_dump_line(w, record); }
-static void dump_dcfg(tc_jsonl *w, const void *rec) { tc_dcfg_dump_line(w, rec); }
-static void dump_perf(tc_jsonl *w, const void *event) { tc_perf_dump_event(w, event); }
+static void dump_xray(tc_jsonl *w, const void *event) { tc_xray_dump(w, event); }
+static void dump_ovni(tc_jsonl *w, const void *record) { tc_ovni_dump(w, record); }
+static void dump_dcfg(tc_jsonl *w, const void *rec) { tc_dcfg_dump(w, rec); }
+static void dump_perf(tc_jsonl *w, const void *event) { tc_perf_dump(w, event); }
 
 static int sniff_ovni(const uint8_t *p, size_t n)
 {
@@ -25,20 +25,20 @@ static int sniff_ovni(const uint8_t *p, size_t n)
  * header has none, only plausible version and type fields). */
 static const tc_format_ops formats[] = {
     {TC_FORMAT_OVNI, "ovni", "OVNI", "ovni runtime trace (specification v3)", sniff_ovni,
-     tc_ovni_parse_file, dump_ovni},
+     tc_ovni_parse, dump_ovni},
     /* DCFG and DCFG-trace: tc_format_detect_named() decides between the two
      * (spec/dcfg.md, "Detection"); the DCFG-trace entry goes right below. */
     {TC_FORMAT_DCFG, "dcfg", "DCFG", "Intel DCFG (format version 1)", tc_dcfg_sniff,
      tc_dcfg_parse, dump_dcfg},
     {TC_FORMAT_DCFG_TRACE, "dcfg-trace", "DTRC", "Intel DCFG-trace (format version 1)",
-     tc_dcfg_sniff_trace, tc_dtrc_parse, tc_dtrc_dump_event},
+     tc_dcfg_sniff_trace, tc_dtrc_parse, tc_dtrc_dump},
     /* XRay: a basic-mode header (type 0, versions 1-3) first; everything
      * else that looks like XRay is an FDR trace, or named as what it is not
      * (XRAY-HEADER-BASIC-MODE, XRAY-HEADER-TYPE). One rule family. */
     {TC_FORMAT_XRAY_BASIC, "xray-basic", "XRAY", "LLVM XRay basic-mode log (versions 1-3)",
-     tc_xray_basic_sniff, tc_xray_parse_basic, dump_xray},
+     tc_xray_basic_sniff, tc_xray_basic_parse, dump_xray},
     {TC_FORMAT_XRAY, "xray", "XRAY", "LLVM XRay Flight Data Recorder trace (versions 1-5)",
-     tc_xray_sniff, tc_xray_parse_fdr, dump_xray},
+     tc_xray_sniff, tc_xray_parse, dump_xray},
     /* No magic number: only its name (.rtd, .itc) or --format perf picks it
      * (spec/perf.md, "Containers"). */
     {TC_FORMAT_PERF, "perf", "PERF",

@@ -11,7 +11,7 @@
 /* Validates a DCFG; with ctx->on_event, hands over the dump's lines
  * (tc_dcfg_dump_rec) after the checks. */
 void tc_dcfg_parse(tc_reader *r, const tc_parse_ctx *ctx);
-void tc_dcfg_dump_line(tc_jsonl *w, const void *rec);
+void tc_dcfg_dump(tc_jsonl *w, const void *rec);
 
 /* Detection (spec/dcfg.md, "Detection"): 0 not a DCFG-family document, 1
  * a DCFG, 2 a DCFG-trace. `name` (may be NULL) decides when the first

@@ -155,7 +155,7 @@ int tc_dcfg_major_version(tc_json *j, const tc_json_token *t, uint64_t major)
     return 1;
 }
 
-int dcfg_grow(void **v, size_t *cap, size_t need, size_t elem)
+int tc_dcfg_grow(void **v, size_t *cap, size_t need, size_t elem)
 {
     if (need <= *cap)
         return 1;

@@ -36,6 +36,6 @@ int tc_dcfg_major_version(tc_json *j, const tc_json_token *t, uint64_t major);
 /* Grows a vector of elem-byte items to hold need of them, doubling (from 16);
  * 0 when out of memory or when the size would overflow. Shared by the DCFG
  * and DCFG-trace readers. */
-int dcfg_grow(void **v, size_t *cap, size_t need, size_t elem);
+int tc_dcfg_grow(void **v, size_t *cap, size_t need, size_t elem);
 
 #endif

@@ -3,7 +3,7 @@
 #include "../common/fuzzbench.h"
 #include "dcfg_dom.h"
 
-#define NONE DCFG_DOM_NONE
+#define NONE TC_DCFG_DOM_NONE
 
 typedef struct lt {
     uint32_t *semi, *label, *ancestor, *parent, *vertex, *dfn, *stack, *idom;
@@ -29,7 +29,7 @@ static uint32_t eval(lt *s, uint32_t v)
     return s->label[v];
 }
 
-int dcfg_dominators(uint32_t n, const uint32_t *off, const uint32_t *succ, uint32_t root,
+int tc_dcfg_dominators(uint32_t n, const uint32_t *off, const uint32_t *succ, uint32_t root,
                     uint32_t *idom)
 {
     for (uint32_t v = 0; v < n; v++)

@@ -9,12 +9,12 @@
 
 #include <stdint.h>
 
-#define DCFG_DOM_NONE UINT32_MAX
+#define TC_DCFG_DOM_NONE UINT32_MAX
 
 /* n nodes 0..n-1; the successors of v are succ[off[v]..off[v+1]).
  * idom[v] receives v's immediate dominator, root's is root, and nodes not
- * reachable from root get DCFG_DOM_NONE. Returns 0 when out of memory. */
-int dcfg_dominators(uint32_t n, const uint32_t *off, const uint32_t *succ, uint32_t root,
+ * reachable from root get TC_DCFG_DOM_NONE. Returns 0 when out of memory. */
+int tc_dcfg_dominators(uint32_t n, const uint32_t *off, const uint32_t *succ, uint32_t root,
                     uint32_t *idom);
 
 #endif

@@ -61,13 +61,13 @@ static int group_items(const void *items, size_t n, size_t size, size_t at,
 
 /* A routine's NODES rows in NODE_ID order (file order among equal ids,
  * whose later rows have no line). */
-static void routine_nodes(const dcfg_proc *p, const dcfg_routine *rt, size_t ri,
+static void routine_nodes(const tc_dcfg_proc *p, const tc_dcfg_routine *rt, size_t ri,
                           uint64_t **scratch, size_t *cap, void (*on_line)(void *, const void *),
                           void *user, tc_dcfg_dump_rec *r)
 {
     if (!rt->nnodes)
         return;
-    if (!dcfg_grow((void **)scratch, cap, rt->nnodes, sizeof **scratch)) {
+    if (!tc_dcfg_grow((void **)scratch, cap, rt->nnodes, sizeof **scratch)) {
         tc_diag_fail(r->doc->d, "out of memory ordering the %" PRIu32 " nodes of routine %" PRIu32
                   " for the dump",
                   rt->nnodes, rt->entry);
@@ -78,12 +78,12 @@ static void routine_nodes(const dcfg_proc *p, const dcfg_routine *rt, size_t ri,
     qsort(*scratch, rt->nnodes, sizeof **scratch, cmp_u64);
     for (uint32_t k = 0; k < rt->nnodes; k++)
         if (!k || (*scratch)[k] >> 32 != (*scratch)[k - 1] >> 32)
-            emit(on_line, user, r, DCFG_D_ROUTINE_NODE, ri, (uint32_t)(*scratch)[k]);
+            emit(on_line, user, r, TC_DCFG_D_ROUTINE_NODE, ri, (uint32_t)(*scratch)[k]);
 }
 
 /* A process's images in IMAGE_ID order, each followed by what it holds.
  * Images that repeat an id form one group under the first one's line. */
-static void dump_images(const dcfg_proc *p, void (*on_line)(void *, const void *), void *user,
+static void dump_images(const tc_dcfg_proc *p, void (*on_line)(void *, const void *), void *user,
                         tc_dcfg_dump_rec *r)
 {
     size_t ni = p->images.n, ng = 0;
@@ -106,24 +106,24 @@ static void dump_images(const dcfg_proc *p, void (*on_line)(void *, const void *
         group[(uint32_t)order[k]] = (uint32_t)(ng - 1);
     }
     if (!group_items(p->symbols.v, p->symbols.n, sizeof *p->symbols.v,
-                     offsetof(dcfg_symbol, image), group, ng, &sym, &sym_at) ||
-        !group_items(p->blocks.v, p->blocks.n, sizeof *p->blocks.v, offsetof(dcfg_block, image),
+                     offsetof(tc_dcfg_symbol, image), group, ng, &sym, &sym_at) ||
+        !group_items(p->blocks.v, p->blocks.n, sizeof *p->blocks.v, offsetof(tc_dcfg_block, image),
                      group, ng, &blk, &blk_at) ||
         !group_items(p->routines.v, p->routines.n, sizeof *p->routines.v,
-                     offsetof(dcfg_routine, image), group, ng, &rtn, &rtn_at))
+                     offsetof(tc_dcfg_routine, image), group, ng, &rtn, &rtn_at))
         goto oom;
     for (size_t g = 0; g < ng; g++) {
-        emit(on_line, user, r, DCFG_D_IMAGE, first[g], 0);
+        emit(on_line, user, r, TC_DCFG_D_IMAGE, first[g], 0);
         for (uint32_t k = sym_at[g]; k < sym_at[g + 1]; k++)
-            emit(on_line, user, r, DCFG_D_SYMBOL, sym[k], 0);
+            emit(on_line, user, r, TC_DCFG_D_SYMBOL, sym[k], 0);
         for (uint32_t k = blk_at[g]; k < blk_at[g + 1]; k++)
-            emit(on_line, user, r, DCFG_D_BLOCK, blk[k], 0);
+            emit(on_line, user, r, TC_DCFG_D_BLOCK, blk[k], 0);
         for (uint32_t k = rtn_at[g]; k < rtn_at[g + 1]; k++) {
-            const dcfg_routine *rt = &p->routines.v[rtn[k]];
-            emit(on_line, user, r, DCFG_D_ROUTINE, rtn[k], 0);
+            const tc_dcfg_routine *rt = &p->routines.v[rtn[k]];
+            emit(on_line, user, r, TC_DCFG_D_ROUTINE, rtn[k], 0);
             routine_nodes(p, rt, rtn[k], &scratch, &cap, on_line, user, r);
             for (size_t l = 0; l < rt->nloops; l++)
-                emit(on_line, user, r, DCFG_D_LOOP, rtn[k], l);
+                emit(on_line, user, r, TC_DCFG_D_LOOP, rtn[k], l);
         }
     }
     goto out;
@@ -143,42 +143,42 @@ out:
     free(scratch);
 }
 
-void dcfg_dump_all(const dcfg_doc *doc, void (*on_line)(void *, const void *), void *user)
+void tc_dcfg_dump_all(const tc_dcfg_doc *doc, void (*on_line)(void *, const void *), void *user)
 {
     tc_dcfg_dump_rec r = {0, doc, NULL, 0, 0};
-    emit(on_line, user, &r, DCFG_D_HEADER, 0, 0);
+    emit(on_line, user, &r, TC_DCFG_D_HEADER, 0, 0);
     for (size_t i = 0; i < doc->files.n; i++)
-        emit(on_line, user, &r, DCFG_D_FILE, i, 0);
+        emit(on_line, user, &r, TC_DCFG_D_FILE, i, 0);
     for (size_t i = 0; i < doc->edge_types.n; i++)
-        emit(on_line, user, &r, DCFG_D_EDGE_TYPE, i, 0);
+        emit(on_line, user, &r, TC_DCFG_D_EDGE_TYPE, i, 0);
     for (size_t i = 0; i < doc->specials.n; i++)
-        emit(on_line, user, &r, DCFG_D_SPECIAL, i, 0);
+        emit(on_line, user, &r, TC_DCFG_D_SPECIAL, i, 0);
     for (size_t pi = 0; pi < doc->procs.n; pi++) {
-        const dcfg_proc *p = &doc->procs.v[pi];
+        const tc_dcfg_proc *p = &doc->procs.v[pi];
         r.p = p;
-        emit(on_line, user, &r, DCFG_D_PROCESS, 0, 0);
+        emit(on_line, user, &r, TC_DCFG_D_PROCESS, 0, 0);
         for (size_t t = 0; t < p->nthreads && p->threads_at + t < p->u64s.n; t++)
-            emit(on_line, user, &r, DCFG_D_THREAD, t, 0);
+            emit(on_line, user, &r, TC_DCFG_D_THREAD, t, 0);
         dump_images(p, on_line, user, &r);
         for (size_t e = 0; e < p->edges.n; e++)
-            emit(on_line, user, &r, DCFG_D_EDGE, e, 0);
+            emit(on_line, user, &r, TC_DCFG_D_EDGE, e, 0);
     }
 }
 
 /* An array of ids in the document's order. */
-static void ids(tc_jsonl *w, const char *key, const dcfg_proc *p, uint32_t at, uint32_t n)
+static void ids(tc_jsonl *w, const char *key, const tc_dcfg_proc *p, uint32_t at, uint32_t n)
 {
     int ok = p->ids.v && (size_t)at + n <= p->ids.n;
     tc_jl_u32_array(w, key, ok ? p->ids.v + at : NULL, ok ? n : 0);
 }
 
-void tc_dcfg_dump_line(tc_jsonl *w, const void *rec)
+void tc_dcfg_dump(tc_jsonl *w, const void *rec)
 {
     const tc_dcfg_dump_rec *r = rec;
-    const dcfg_doc *doc = r->doc;
-    const dcfg_proc *p = r->p;
+    const tc_dcfg_doc *doc = r->doc;
+    const tc_dcfg_proc *p = r->p;
     switch (r->kind) {
-    case DCFG_D_HEADER:
+    case TC_DCFG_D_HEADER:
         tc_jl_begin(w, "header");
         tc_jl_str(w, "format", "dcfg");
         tc_jl_int(w, "dump_version", TC_DUMP_VERSION);
@@ -187,21 +187,21 @@ void tc_dcfg_dump_line(tc_jsonl *w, const void *rec)
         if (doc->has_minor)
             tc_jl_u64s(w, "minor_version", doc->minor);
         break;
-    case DCFG_D_FILE:
-    case DCFG_D_EDGE_TYPE:
-    case DCFG_D_SPECIAL: {
-        const dcfg_named *v = r->kind == DCFG_D_FILE        ? doc->files.v
-                              : r->kind == DCFG_D_EDGE_TYPE ? doc->edge_types.v
+    case TC_DCFG_D_FILE:
+    case TC_DCFG_D_EDGE_TYPE:
+    case TC_DCFG_D_SPECIAL: {
+        const tc_dcfg_named *v = r->kind == TC_DCFG_D_FILE        ? doc->files.v
+                              : r->kind == TC_DCFG_D_EDGE_TYPE ? doc->edge_types.v
                                                             : doc->specials.v;
-        tc_jl_begin(w, r->kind == DCFG_D_FILE        ? "file_name"
-                       : r->kind == DCFG_D_EDGE_TYPE ? "edge_type"
+        tc_jl_begin(w, r->kind == TC_DCFG_D_FILE        ? "file_name"
+                       : r->kind == TC_DCFG_D_EDGE_TYPE ? "edge_type"
                                                      : "special_node");
         tc_jl_uint(w, "id", v[r->i].id);
         if (v[r->i].name)
             tc_jl_str(w, "name", v[r->i].name);
         break;
     }
-    case DCFG_D_PROCESS:
+    case TC_DCFG_D_PROCESS:
         tc_jl_begin(w, "process");
         tc_jl_u64s(w, "pid", p->pid);
         if (p->has_count)
@@ -209,14 +209,14 @@ void tc_dcfg_dump_line(tc_jsonl *w, const void *rec)
         if (p->has_threads)
             tc_jl_u64s(w, "threads", p->nthreads);
         break;
-    case DCFG_D_THREAD:
+    case TC_DCFG_D_THREAD:
         tc_jl_begin(w, "thread");
         tc_jl_u64s(w, "pid", p->pid);
         tc_jl_uint(w, "thread", r->i);
         tc_jl_u64s(w, "instr_count", p->u64s.v[p->threads_at + r->i]);
         break;
-    case DCFG_D_IMAGE: {
-        const dcfg_image *im = &p->images.v[r->i];
+    case TC_DCFG_D_IMAGE: {
+        const tc_dcfg_image *im = &p->images.v[r->i];
         tc_jl_begin(w, "image");
         tc_jl_u64s(w, "pid", p->pid);
         tc_jl_uint(w, "id", im->id);
@@ -226,8 +226,8 @@ void tc_dcfg_dump_line(tc_jsonl *w, const void *rec)
             tc_jl_uint(w, "file_name_id", im->file);
         break;
     }
-    case DCFG_D_SYMBOL: {
-        const dcfg_symbol *s = &p->symbols.v[r->i];
+    case TC_DCFG_D_SYMBOL: {
+        const tc_dcfg_symbol *s = &p->symbols.v[r->i];
         tc_jl_begin(w, s->source ? "source" : "symbol");
         tc_jl_u64s(w, "pid", p->pid);
         tc_jl_uint(w, "image", p->images.v[s->image].id);
@@ -244,24 +244,24 @@ void tc_dcfg_dump_line(tc_jsonl *w, const void *rec)
             tc_jl_u64s(w, "num_instrs", s->ninstrs);
         break;
     }
-    case DCFG_D_BLOCK: {
-        const dcfg_block *b = &p->blocks.v[r->i];
+    case TC_DCFG_D_BLOCK: {
+        const tc_dcfg_block *b = &p->blocks.v[r->i];
         tc_jl_begin(w, "block");
         tc_jl_u64s(w, "pid", p->pid);
         tc_jl_uint(w, "id", b->id);
         tc_jl_uint(w, "image", p->images.v[b->image].id);
         tc_jl_u64s(w, "addr_offset", b->addr);
         tc_jl_u64s(w, "size", b->size);
-        if (b->has & DCFG_B_NINSTRS)
+        if (b->has & TC_DCFG_B_NINSTRS)
             tc_jl_u64s(w, "num_instrs", b->ninstrs);
-        if (b->has & DCFG_B_LAST)
+        if (b->has & TC_DCFG_B_LAST)
             tc_jl_u64s(w, "last_instr_offset", b->last);
-        if (b->has & DCFG_B_COUNT)
+        if (b->has & TC_DCFG_B_COUNT)
             tc_jl_u64s(w, "count", b->count);
         break;
     }
-    case DCFG_D_ROUTINE: {
-        const dcfg_routine *rt = &p->routines.v[r->i];
+    case TC_DCFG_D_ROUTINE: {
+        const tc_dcfg_routine *rt = &p->routines.v[r->i];
         tc_jl_begin(w, "routine");
         tc_jl_u64s(w, "pid", p->pid);
         tc_jl_uint(w, "entry", rt->entry);
@@ -269,8 +269,8 @@ void tc_dcfg_dump_line(tc_jsonl *w, const void *rec)
             ids(w, "exits", p, rt->exits, rt->nexits);
         break;
     }
-    case DCFG_D_ROUTINE_NODE: {
-        const dcfg_routine *rt = &p->routines.v[r->i];
+    case TC_DCFG_D_ROUTINE_NODE: {
+        const tc_dcfg_routine *rt = &p->routines.v[r->i];
         tc_jl_begin(w, "routine_node");
         tc_jl_u64s(w, "pid", p->pid);
         tc_jl_uint(w, "entry", rt->entry);
@@ -278,22 +278,22 @@ void tc_dcfg_dump_line(tc_jsonl *w, const void *rec)
         tc_jl_uint(w, "idom", p->ids.v[rt->nodes + 2 * r->k + 1]);
         break;
     }
-    case DCFG_D_LOOP: {
-        const dcfg_routine *rt = &p->routines.v[r->i];
-        const dcfg_loop *l = &p->loops.v[rt->loops + r->k];
+    case TC_DCFG_D_LOOP: {
+        const tc_dcfg_routine *rt = &p->routines.v[r->i];
+        const tc_dcfg_loop *l = &p->loops.v[rt->loops + r->k];
         tc_jl_begin(w, "loop");
         tc_jl_u64s(w, "pid", p->pid);
         tc_jl_uint(w, "entry", rt->entry);
         tc_jl_uint(w, "head", l->head);
-        if (l->has & DCFG_L_BACK)
+        if (l->has & TC_DCFG_L_BACK)
             ids(w, "back_edge_sources", p, l->back, l->nback);
-        if (l->has & DCFG_L_NODES)
+        if (l->has & TC_DCFG_L_NODES)
             ids(w, "nodes", p, l->nodes, l->nnodes);
         tc_jl_uint(w, "parent", l->has_parent ? l->parent : 0);
         break;
     }
-    case DCFG_D_EDGE: {
-        const dcfg_edge *e = &p->edges.v[r->i];
+    case TC_DCFG_D_EDGE: {
+        const tc_dcfg_edge *e = &p->edges.v[r->i];
         tc_jl_begin(w, "edge");
         tc_jl_u64s(w, "pid", p->pid);
         tc_jl_uint(w, "id", e->id);

@@ -13,9 +13,9 @@
 
 #define KEY(t, s) ((t)->len == sizeof(s) - 1 && !memcmp((t)->text, s, sizeof(s) - 1))
 
-int dcfg_read_image_data(dcfg_rd *rd, const tc_json_token *t, dcfg_proc *p, uint32_t image);
+int tc_dcfg_read_image_data(tc_dcfg_rd *rd, const tc_json_token *t, tc_dcfg_proc *p, uint32_t image);
 
-static int stop(dcfg_rd *rd)
+static int stop(tc_dcfg_rd *rd)
 {
     rd->failed = rd->doc->broken = 1;
     return 0;
@@ -24,15 +24,15 @@ static int stop(dcfg_rd *rd)
 /* ---- SYMBOLS and SOURCE_DATA ---- */
 
 typedef struct sym_ctx {
-    dcfg_proc *p;
+    tc_dcfg_proc *p;
     uint32_t image;
     int source;
-    dcfg_symbol s;
-    dcfg_loc at;
+    tc_dcfg_symbol s;
+    tc_dcfg_loc at;
     int ok;
 } sym_ctx;
 
-static void sym_begin(dcfg_rd *rd, void *u, const dcfg_loc *at)
+static void sym_begin(tc_dcfg_rd *rd, void *u, const tc_dcfg_loc *at)
 {
     (void)rd;
     sym_ctx *c = u;
@@ -46,7 +46,7 @@ static void sym_begin(dcfg_rd *rd, void *u, const dcfg_loc *at)
 
 /* Columns: symbols NAME, ADDR_OFFSET, SIZE; source FILE_NAME_ID, LINE_NUM,
  * ADDR_OFFSET, SIZE, NUM_INSTRS (numbered 0..4 with NAME as 5). */
-static int sym_cell(dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t)
+static int sym_cell(tc_dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t)
 {
     sym_ctx *c = u;
     uint64_t v;
@@ -54,7 +54,7 @@ static int sym_cell(dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t)
         col = col == 0 ? 5 : col + 1; /* NAME, ADDR_OFFSET (2), SIZE (3) */
     switch (col) {
     case 5:
-        if (dcfg_expect(rd, t, TC_JSON_STRING, "NAME") && rd->doc->dump) {
+        if (tc_dcfg_expect(rd, t, TC_JSON_STRING, "NAME") && rd->doc->dump) {
             c->s.name = malloc(t->len + 1);
             if (!c->s.name)
                 return stop(rd);
@@ -85,17 +85,17 @@ static int sym_cell(dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t)
         if (tc_dcfg_int(rd->j, t, "NUM_INSTRS", &c->s.ninstrs))
             c->s.has |= 2;
     }
-    return dcfg_skip(rd, t);
+    return tc_dcfg_skip(rd, t);
 }
 
-static void sym_end(dcfg_rd *rd, void *u, unsigned seen, int complete)
+static void sym_end(tc_dcfg_rd *rd, void *u, unsigned seen, int complete)
 {
     (void)seen;
     sym_ctx *c = u;
     if (!complete || !c->ok)
         return;
-    dcfg_ref *r;
-    if (!DCFG_PUSH(c->p->refs, r)) {
+    tc_dcfg_ref *r;
+    if (!TC_DCFG_PUSH(c->p->refs, r)) {
         stop(rd);
         return;
     }
@@ -109,8 +109,8 @@ static void sym_end(dcfg_rd *rd, void *u, unsigned seen, int complete)
     r->end_over = r->end < c->s.addr;
     r->at = c->at;
     if (rd->doc->dump) {
-        dcfg_symbol *s;
-        if (!DCFG_PUSH(c->p->symbols, s)) {
+        tc_dcfg_symbol *s;
+        if (!TC_DCFG_PUSH(c->p->symbols, s)) {
             stop(rd);
             return;
         }
@@ -119,20 +119,20 @@ static void sym_end(dcfg_rd *rd, void *u, unsigned seen, int complete)
     }
 }
 
-static int read_symbols(dcfg_rd *rd, const tc_json_token *t, dcfg_proc *p, uint32_t image,
+static int read_symbols(tc_dcfg_rd *rd, const tc_json_token *t, tc_dcfg_proc *p, uint32_t image,
                         int source)
 {
-    static const dcfg_col sym_cols[] = {{"NAME", 1}, {"ADDR_OFFSET", 1}, {"SIZE", 1}};
-    static const dcfg_col src_cols[] = {
+    static const tc_dcfg_col sym_cols[] = {{"NAME", 1}, {"ADDR_OFFSET", 1}, {"SIZE", 1}};
+    static const tc_dcfg_col src_cols[] = {
         {"FILE_NAME_ID", 1}, {"LINE_NUM", 0}, {"ADDR_OFFSET", 1}, {"SIZE", 1}, {"NUM_INSTRS", 0}};
     sym_ctx c;
     memset(&c, 0, sizeof c);
     c.p = p;
     c.image = image;
     c.source = source;
-    dcfg_table tb = {source ? "SOURCE_DATA" : "SYMBOLS", source ? src_cols : sym_cols,
+    tc_dcfg_table tb = {source ? "SOURCE_DATA" : "SYMBOLS", source ? src_cols : sym_cols,
                      source ? 5u : 3u, sym_begin, sym_cell, sym_end};
-    int rc = dcfg_read_table(rd, t, &tb, &c, NULL);
+    int rc = tc_dcfg_read_table(rd, t, &tb, &c, NULL);
     free(c.s.name);
     return rc;
 }
@@ -140,12 +140,12 @@ static int read_symbols(dcfg_rd *rd, const tc_json_token *t, dcfg_proc *p, uint3
 /* ---- BASIC_BLOCKS ---- */
 
 typedef struct block_ctx {
-    dcfg_proc *p;
-    dcfg_block b;
+    tc_dcfg_proc *p;
+    tc_dcfg_block b;
     int ok;
 } block_ctx;
 
-static void block_begin(dcfg_rd *rd, void *u, const dcfg_loc *at)
+static void block_begin(tc_dcfg_rd *rd, void *u, const tc_dcfg_loc *at)
 {
     (void)rd;
     block_ctx *c = u;
@@ -156,7 +156,7 @@ static void block_begin(dcfg_rd *rd, void *u, const dcfg_loc *at)
     c->ok = 1;
 }
 
-static int block_cell(dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t)
+static int block_cell(tc_dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t)
 {
     static const char *const names[] = {"NODE_ID",    "ADDR_OFFSET",       "SIZE",
                                         "NUM_INSTRS", "LAST_INSTR_OFFSET", "COUNT"};
@@ -167,56 +167,56 @@ static int block_cell(dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t
     if (!ok) {
         if (col < 3)
             c->ok = 0;
-        return dcfg_skip(rd, t);
+        return tc_dcfg_skip(rd, t);
     }
     switch (col) {
     case 0: c->b.id = (uint32_t)v; break;
     case 1: c->b.addr = v; break;
     case 2: c->b.size = v; break;
-    case 3: c->b.ninstrs = v; c->b.has |= DCFG_B_NINSTRS; break;
-    case 4: c->b.last = v; c->b.has |= DCFG_B_LAST; break;
-    default: c->b.count = v; c->b.has |= DCFG_B_COUNT;
+    case 3: c->b.ninstrs = v; c->b.has |= TC_DCFG_B_NINSTRS; break;
+    case 4: c->b.last = v; c->b.has |= TC_DCFG_B_LAST; break;
+    default: c->b.count = v; c->b.has |= TC_DCFG_B_COUNT;
     }
-    return dcfg_skip(rd, t);
+    return tc_dcfg_skip(rd, t);
 }
 
-static void block_end(dcfg_rd *rd, void *u, unsigned seen, int complete)
+static void block_end(tc_dcfg_rd *rd, void *u, unsigned seen, int complete)
 {
     (void)seen;
     block_ctx *c = u;
-    dcfg_block *slot;
+    tc_dcfg_block *slot;
     if (!complete || !c->ok)
         return;
-    if (!DCFG_PUSH(c->p->blocks, slot)) {
+    if (!TC_DCFG_PUSH(c->p->blocks, slot)) {
         stop(rd);
         return;
     }
     *slot = c->b;
 }
 
-static int read_blocks(dcfg_rd *rd, const tc_json_token *t, dcfg_proc *p, uint32_t image)
+static int read_blocks(tc_dcfg_rd *rd, const tc_json_token *t, tc_dcfg_proc *p, uint32_t image)
 {
-    static const dcfg_col cols[] = {{"NODE_ID", 1},    {"ADDR_OFFSET", 1},       {"SIZE", 1},
+    static const tc_dcfg_col cols[] = {{"NODE_ID", 1},    {"ADDR_OFFSET", 1},       {"SIZE", 1},
                                     {"NUM_INSTRS", 0}, {"LAST_INSTR_OFFSET", 0}, {"COUNT", 0}};
     block_ctx c;
     memset(&c, 0, sizeof c);
     c.p = p;
     c.b.image = image;
-    dcfg_table tb = {"BASIC_BLOCKS", cols, 6, block_begin, block_cell, block_end};
-    return dcfg_read_table(rd, t, &tb, &c, NULL);
+    tc_dcfg_table tb = {"BASIC_BLOCKS", cols, 6, block_begin, block_cell, block_end};
+    return tc_dcfg_read_table(rd, t, &tb, &c, NULL);
 }
 
 /* ---- ROUTINES, NODES, LOOPS ---- */
 
 typedef struct pair_ctx { /* NODES: NODE_ID, IDOM_NODE_ID pairs */
-    dcfg_proc *p;
+    tc_dcfg_proc *p;
     uint32_t node, idom;
     int ok;
     uint32_t count;
-    dcfg_loc at;
+    tc_dcfg_loc at;
 } pair_ctx;
 
-static void pair_begin(dcfg_rd *rd, void *u, const dcfg_loc *at)
+static void pair_begin(tc_dcfg_rd *rd, void *u, const tc_dcfg_loc *at)
 {
     (void)rd;
     pair_ctx *c = u;
@@ -224,7 +224,7 @@ static void pair_begin(dcfg_rd *rd, void *u, const dcfg_loc *at)
     c->at = *at;
 }
 
-static int pair_cell(dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t)
+static int pair_cell(tc_dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t)
 {
     pair_ctx *c = u;
     uint64_t v;
@@ -232,10 +232,10 @@ static int pair_cell(dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t)
         *(col ? &c->idom : &c->node) = (uint32_t)v;
     else
         c->ok = 0;
-    return dcfg_skip(rd, t);
+    return tc_dcfg_skip(rd, t);
 }
 
-static void pair_end(dcfg_rd *rd, void *u, unsigned seen, int complete)
+static void pair_end(tc_dcfg_rd *rd, void *u, unsigned seen, int complete)
 {
     (void)seen;
     pair_ctx *c = u;
@@ -243,15 +243,15 @@ static void pair_end(dcfg_rd *rd, void *u, unsigned seen, int complete)
         return;
     /* A row's place in the NODES table is kept with it: findings point there. */
     uint32_t *s;
-    dcfg_loc *at;
+    tc_dcfg_loc *at;
     for (int i = 0; i < 2; i++) {
-        if (!DCFG_PUSH(c->p->ids, s)) {
+        if (!TC_DCFG_PUSH(c->p->ids, s)) {
             stop(rd);
             return;
         }
         *s = i ? c->idom : c->node;
     }
-    if (!DCFG_PUSH(c->p->locs, at)) {
+    if (!TC_DCFG_PUSH(c->p->locs, at)) {
         stop(rd);
         return;
     }
@@ -260,13 +260,13 @@ static void pair_end(dcfg_rd *rd, void *u, unsigned seen, int complete)
 }
 
 typedef struct loop_ctx {
-    dcfg_proc *p;
-    dcfg_loop l;
+    tc_dcfg_proc *p;
+    tc_dcfg_loop l;
     int ok;
     uint32_t count;
 } loop_ctx;
 
-static void loop_begin(dcfg_rd *rd, void *u, const dcfg_loc *at)
+static void loop_begin(tc_dcfg_rd *rd, void *u, const tc_dcfg_loc *at)
 {
     (void)rd;
     loop_ctx *c = u;
@@ -275,7 +275,7 @@ static void loop_begin(dcfg_rd *rd, void *u, const dcfg_loc *at)
     c->ok = 1;
 }
 
-static int loop_cell(dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t)
+static int loop_cell(tc_dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t)
 {
     loop_ctx *c = u;
     uint64_t v;
@@ -285,34 +285,34 @@ static int loop_cell(dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t)
             c->l.head = (uint32_t)v;
         else
             c->ok = 0;
-        return dcfg_skip(rd, t);
+        return tc_dcfg_skip(rd, t);
     case 1:
         c->l.back = (uint32_t)c->p->ids.n;
         if (t->kind == TC_JSON_ARRAY_BEGIN)
-            c->l.has |= DCFG_L_BACK;
-        return dcfg_read_ids(rd, t, "LOOP_BACK_EDGE_SOURCE_NODE_IDS", &c->p->ids, &c->l.nback);
+            c->l.has |= TC_DCFG_L_BACK;
+        return tc_dcfg_read_ids(rd, t, "LOOP_BACK_EDGE_SOURCE_NODE_IDS", &c->p->ids, &c->l.nback);
     case 2:
         c->l.nodes = (uint32_t)c->p->ids.n;
         if (t->kind == TC_JSON_ARRAY_BEGIN)
-            c->l.has |= DCFG_L_NODES;
-        return dcfg_read_ids(rd, t, "LOOP_NODE_IDS", &c->p->ids, &c->l.nnodes);
+            c->l.has |= TC_DCFG_L_NODES;
+        return tc_dcfg_read_ids(rd, t, "LOOP_NODE_IDS", &c->p->ids, &c->l.nnodes);
     default:
         if (tc_dcfg_id(rd->j, t, "PARENT_LOOP_HEAD_NODE_ID", 1, &v)) {
             c->l.parent = (uint32_t)v;
             c->l.has_parent = v != 0;
         }
-        return dcfg_skip(rd, t);
+        return tc_dcfg_skip(rd, t);
     }
 }
 
-static void loop_end(dcfg_rd *rd, void *u, unsigned seen, int complete)
+static void loop_end(tc_dcfg_rd *rd, void *u, unsigned seen, int complete)
 {
     (void)seen;
     loop_ctx *c = u;
-    dcfg_loop *slot;
+    tc_dcfg_loop *slot;
     if (!complete || !c->ok)
         return;
-    if (!DCFG_PUSH(c->p->loops, slot)) {
+    if (!TC_DCFG_PUSH(c->p->loops, slot)) {
         stop(rd);
         return;
     }
@@ -321,12 +321,12 @@ static void loop_end(dcfg_rd *rd, void *u, unsigned seen, int complete)
 }
 
 typedef struct routine_ctx {
-    dcfg_proc *p;
-    dcfg_routine r;
+    tc_dcfg_proc *p;
+    tc_dcfg_routine r;
     int ok;
 } routine_ctx;
 
-static void routine_begin(dcfg_rd *rd, void *u, const dcfg_loc *at)
+static void routine_begin(tc_dcfg_rd *rd, void *u, const tc_dcfg_loc *at)
 {
     (void)rd;
     routine_ctx *c = u;
@@ -339,7 +339,7 @@ static void routine_begin(dcfg_rd *rd, void *u, const dcfg_loc *at)
     c->ok = 1;
 }
 
-static int routine_cell(dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t)
+static int routine_cell(tc_dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t)
 {
     routine_ctx *c = u;
     uint64_t v;
@@ -349,76 +349,76 @@ static int routine_cell(dcfg_rd *rd, void *u, unsigned col, const tc_json_token 
             c->r.entry = (uint32_t)v;
         else
             c->ok = 0;
-        return dcfg_skip(rd, t);
+        return tc_dcfg_skip(rd, t);
     case 1:
         c->r.has_exits = t->kind == TC_JSON_ARRAY_BEGIN;
         c->r.exits = (uint32_t)c->p->ids.n;
-        return dcfg_read_ids(rd, t, "EXIT_NODE_IDS", &c->p->ids, &c->r.nexits);
+        return tc_dcfg_read_ids(rd, t, "EXIT_NODE_IDS", &c->p->ids, &c->r.nexits);
     case 2: {
-        static const dcfg_col cols[] = {{"NODE_ID", 1}, {"IDOM_NODE_ID", 1}};
+        static const tc_dcfg_col cols[] = {{"NODE_ID", 1}, {"IDOM_NODE_ID", 1}};
         pair_ctx pc;
         memset(&pc, 0, sizeof pc);
         pc.p = c->p;
-        dcfg_table tb = {"NODES", cols, 2, pair_begin, pair_cell, pair_end};
+        tc_dcfg_table tb = {"NODES", cols, 2, pair_begin, pair_cell, pair_end};
         c->r.nodes = (uint32_t)c->p->ids.n;
         c->r.node_at = (uint32_t)c->p->locs.n;
-        int rc = dcfg_read_table(rd, t, &tb, &pc, &c->r.nodes_table);
+        int rc = tc_dcfg_read_table(rd, t, &tb, &pc, &c->r.nodes_table);
         c->r.has_nodes = t->kind == TC_JSON_ARRAY_BEGIN;
         c->r.nnodes = pc.count;
         return rc;
     }
     default: {
-        static const dcfg_col cols[] = {{"LOOP_HEAD_NODE_ID", 1},
+        static const tc_dcfg_col cols[] = {{"LOOP_HEAD_NODE_ID", 1},
                                         {"LOOP_BACK_EDGE_SOURCE_NODE_IDS", 0},
                                         {"LOOP_NODE_IDS", 0},
                                         {"PARENT_LOOP_HEAD_NODE_ID", 0}};
         loop_ctx lc;
         memset(&lc, 0, sizeof lc);
         lc.p = c->p;
-        dcfg_table tb = {"LOOPS", cols, 4, loop_begin, loop_cell, loop_end};
+        tc_dcfg_table tb = {"LOOPS", cols, 4, loop_begin, loop_cell, loop_end};
         c->r.loops = (uint32_t)c->p->loops.n;
-        int rc = dcfg_read_table(rd, t, &tb, &lc, NULL);
+        int rc = tc_dcfg_read_table(rd, t, &tb, &lc, NULL);
         c->r.nloops = lc.count;
         return rc;
     }
     }
 }
 
-static void routine_end(dcfg_rd *rd, void *u, unsigned seen, int complete)
+static void routine_end(tc_dcfg_rd *rd, void *u, unsigned seen, int complete)
 {
     (void)seen;
     routine_ctx *c = u;
-    dcfg_routine *slot;
+    tc_dcfg_routine *slot;
     if (!complete || !c->ok)
         return;
-    if (!DCFG_PUSH(c->p->routines, slot)) {
+    if (!TC_DCFG_PUSH(c->p->routines, slot)) {
         stop(rd);
         return;
     }
     *slot = c->r;
 }
 
-static int read_routines(dcfg_rd *rd, const tc_json_token *t, dcfg_proc *p, uint32_t image)
+static int read_routines(tc_dcfg_rd *rd, const tc_json_token *t, tc_dcfg_proc *p, uint32_t image)
 {
-    static const dcfg_col cols[] = {
+    static const tc_dcfg_col cols[] = {
         {"ENTRY_NODE_ID", 1}, {"EXIT_NODE_IDS", 0}, {"NODES", 0}, {"LOOPS", 0}};
     routine_ctx c;
     memset(&c, 0, sizeof c);
     c.p = p;
     c.r.image = image;
-    dcfg_table tb = {"ROUTINES", cols, 4, routine_begin, routine_cell, routine_end};
+    tc_dcfg_table tb = {"ROUTINES", cols, 4, routine_begin, routine_cell, routine_end};
     if (t->kind == TC_JSON_ARRAY_BEGIN)
         p->images.v[image].has_routines = 1;
-    return dcfg_read_table(rd, t, &tb, &c, NULL);
+    return tc_dcfg_read_table(rd, t, &tb, &c, NULL);
 }
 
 /* ---- the image object ---- */
 
-int dcfg_read_image_data(dcfg_rd *rd, const tc_json_token *t, dcfg_proc *p, uint32_t image)
+int tc_dcfg_read_image_data(tc_dcfg_rd *rd, const tc_json_token *t, tc_dcfg_proc *p, uint32_t image)
 {
     (void)t;
     tc_json_token k, v;
-    while (dcfg_next(rd, &k) && k.kind == TC_JSON_KEY) {
+    while (tc_dcfg_next(rd, &k) && k.kind == TC_JSON_KEY) {
         int which = KEY(&k, "FILE_NAME_ID")    ? 1
                     : KEY(&k, "SYMBOLS")       ? 2
                     : KEY(&k, "SOURCE_DATA")   ? 3
@@ -430,33 +430,33 @@ int dcfg_read_image_data(dcfg_rd *rd, const tc_json_token *t, dcfg_proc *p, uint
                            "IMAGE_DATA has a key \"%s\" tracecheck does not know; its value is "
                            "not checked",
                            k.text);
-        if (!dcfg_next(rd, &v))
+        if (!tc_dcfg_next(rd, &v))
             return 0;
         int ok;
         switch (which) {
         case 1: {
             uint64_t id;
             if (tc_dcfg_id(rd->j, &v, "FILE_NAME_ID", 0, &id)) {
-                dcfg_image *im = &p->images.v[image];
-                dcfg_ref *r;
+                tc_dcfg_image *im = &p->images.v[image];
+                tc_dcfg_ref *r;
                 im->file = (uint32_t)id;
                 im->has_file = 1;
-                if (!DCFG_PUSH(p->refs, r))
+                if (!TC_DCFG_PUSH(p->refs, r))
                     return stop(rd);
                 memset(r, 0, sizeof *r);
                 r->image = image;
                 r->file = (uint32_t)id;
                 r->what = "image";
-                dcfg_here(rd, &v, dcfg_add_path(rd), 0, &r->at);
+                tc_dcfg_here(rd, &v, tc_dcfg_add_path(rd), 0, &r->at);
             }
-            ok = dcfg_skip(rd, &v);
+            ok = tc_dcfg_skip(rd, &v);
             break;
         }
         case 2: ok = read_symbols(rd, &v, p, image, 0); break;
         case 3: ok = read_symbols(rd, &v, p, image, 1); break;
         case 4: ok = read_blocks(rd, &v, p, image); break;
         case 5: ok = read_routines(rd, &v, p, image); break;
-        default: ok = dcfg_skip(rd, &v);
+        default: ok = tc_dcfg_skip(rd, &v);
         }
         if (!ok)
             return 0;

@@ -8,7 +8,7 @@
 #include "dcfg_model.h"
 
 struct tc_dcfg_model {
-    dcfg_doc doc;
+    tc_dcfg_doc doc;
 };
 
 tc_dcfg_model *tc_dcfg_model_load(tc_reader *r, tc_diag_sink *d)
@@ -17,13 +17,13 @@ tc_dcfg_model *tc_dcfg_model_load(tc_reader *r, tc_diag_sink *d)
     if (!m)
         return NULL;
     m->doc.d = d;
-    dcfg_read(r, &m->doc);
+    tc_dcfg_read(r, &m->doc);
     if (m->doc.broken) {
-        dcfg_doc_free(&m->doc);
+        tc_dcfg_doc_free(&m->doc);
         free(m);
         return NULL;
     }
-    dcfg_check(&m->doc);
+    tc_dcfg_check(&m->doc);
     return m;
 }
 
@@ -31,11 +31,11 @@ void tc_dcfg_model_free(tc_dcfg_model *m)
 {
     if (!m)
         return;
-    dcfg_doc_free(&m->doc);
+    tc_dcfg_doc_free(&m->doc);
     free(m);
 }
 
-static const dcfg_proc *proc(const tc_dcfg_model *m, uint64_t pid)
+static const tc_dcfg_proc *proc(const tc_dcfg_model *m, uint64_t pid)
 {
     size_t lo = 0, hi = m->doc.procs.n;
     while (lo < hi) {
@@ -50,7 +50,7 @@ static const dcfg_proc *proc(const tc_dcfg_model *m, uint64_t pid)
 
 int tc_dcfg_model_process(const tc_dcfg_model *m, uint64_t pid, uint64_t *threads)
 {
-    const dcfg_proc *p = proc(m, pid);
+    const tc_dcfg_proc *p = proc(m, pid);
     if (threads)
         *threads = p && p->has_threads ? p->nthreads : 0;
     return p != NULL;
@@ -59,10 +59,10 @@ int tc_dcfg_model_process(const tc_dcfg_model *m, uint64_t pid, uint64_t *thread
 int tc_dcfg_model_edge(const tc_dcfg_model *m, uint64_t pid, uint64_t edge_id, uint64_t *source,
                        uint64_t *target)
 {
-    const dcfg_proc *p = proc(m, pid);
+    const tc_dcfg_proc *p = proc(m, pid);
     if (!p || edge_id > UINT32_MAX)
         return 0;
-    long e = dcfg_find_edge(p, (uint32_t)edge_id);
+    long e = tc_dcfg_find_edge(p, (uint32_t)edge_id);
     if (e < 0)
         return 0;
     if (source)
@@ -74,9 +74,9 @@ int tc_dcfg_model_edge(const tc_dcfg_model *m, uint64_t pid, uint64_t edge_id, u
 
 uint64_t tc_dcfg_model_node_instrs(const tc_dcfg_model *m, uint64_t pid, uint64_t node_id)
 {
-    const dcfg_proc *p = proc(m, pid);
+    const tc_dcfg_proc *p = proc(m, pid);
     if (!p || node_id > UINT32_MAX)
         return 0;
-    long b = dcfg_find_block(p, (uint32_t)node_id);
-    return b >= 0 && (p->blocks.v[b].has & DCFG_B_NINSTRS) ? p->blocks.v[b].ninstrs : 0;
+    long b = tc_dcfg_find_block(p, (uint32_t)node_id);
+    return b >= 0 && (p->blocks.v[b].has & TC_DCFG_B_NINSTRS) ? p->blocks.v[b].ninstrs : 0;
 }

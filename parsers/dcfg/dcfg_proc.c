@@ -12,11 +12,11 @@
 
 #define KEY(t, s) ((t)->len == sizeof(s) - 1 && !memcmp((t)->text, s, sizeof(s) - 1))
 
-int dcfg_read_image_data(dcfg_rd *rd, const tc_json_token *t, dcfg_proc *p, uint32_t image);
-int dcfg_read_process_data(dcfg_rd *rd, const tc_json_token *t, dcfg_proc *p);
-void dcfg_proc_free(dcfg_proc *p);
+int tc_dcfg_read_image_data(tc_dcfg_rd *rd, const tc_json_token *t, tc_dcfg_proc *p, uint32_t image);
+int tc_dcfg_read_process_data(tc_dcfg_rd *rd, const tc_json_token *t, tc_dcfg_proc *p);
+void tc_dcfg_proc_free(tc_dcfg_proc *p);
 
-void dcfg_proc_free(dcfg_proc *p)
+void tc_dcfg_proc_free(tc_dcfg_proc *p)
 {
     for (size_t i = 0; i < p->symbols.n; i++)
         free(p->symbols.v[i].name);
@@ -35,7 +35,7 @@ void dcfg_proc_free(dcfg_proc *p)
     memset(p, 0, sizeof *p);
 }
 
-static int nomem(dcfg_rd *rd, const tc_json_token *t)
+static int nomem(tc_dcfg_rd *rd, const tc_json_token *t)
 {
     (void)t;
     tc_diag_fail(rd->doc->d, "out of memory holding the graph");
@@ -47,15 +47,15 @@ static int nomem(dcfg_rd *rd, const tc_json_token *t)
 /* ---- IMAGES ---- */
 
 typedef struct image_ctx {
-    dcfg_proc *p;
+    tc_dcfg_proc *p;
     uint32_t index;
 } image_ctx;
 
-static void image_begin(dcfg_rd *rd, void *u, const dcfg_loc *at)
+static void image_begin(tc_dcfg_rd *rd, void *u, const tc_dcfg_loc *at)
 {
     image_ctx *c = u;
-    dcfg_image *im;
-    if (!DCFG_PUSH(c->p->images, im)) {
+    tc_dcfg_image *im;
+    if (!TC_DCFG_PUSH(c->p->images, im)) {
         rd->failed = rd->doc->broken = 1;
         c->index = UINT32_MAX;
         return;
@@ -66,12 +66,12 @@ static void image_begin(dcfg_rd *rd, void *u, const dcfg_loc *at)
     c->index = (uint32_t)(c->p->images.n - 1);
 }
 
-static int image_cell(dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t)
+static int image_cell(tc_dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t)
 {
     image_ctx *c = u;
     if (c->index == UINT32_MAX)
-        return dcfg_skip(rd, t);
-    dcfg_image *im = &c->p->images.v[c->index];
+        return tc_dcfg_skip(rd, t);
+    tc_dcfg_image *im = &c->p->images.v[c->index];
     uint64_t v;
     switch (col) {
     case 0:
@@ -93,14 +93,14 @@ static int image_cell(dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t
         }
         break;
     default:
-        if (!dcfg_expect(rd, t, TC_JSON_OBJECT_BEGIN, "IMAGE_DATA"))
+        if (!tc_dcfg_expect(rd, t, TC_JSON_OBJECT_BEGIN, "IMAGE_DATA"))
             break;
-        return dcfg_read_image_data(rd, t, c->p, c->index);
+        return tc_dcfg_read_image_data(rd, t, c->p, c->index);
     }
-    return dcfg_skip(rd, t);
+    return tc_dcfg_skip(rd, t);
 }
 
-static void image_end(dcfg_rd *rd, void *u, unsigned seen, int complete)
+static void image_end(tc_dcfg_rd *rd, void *u, unsigned seen, int complete)
 {
     (void)rd;
     (void)seen;
@@ -109,24 +109,24 @@ static void image_end(dcfg_rd *rd, void *u, unsigned seen, int complete)
         c->p->images.v[c->index].bad = 1;
 }
 
-static int read_images(dcfg_rd *rd, const tc_json_token *t, dcfg_proc *p)
+static int read_images(tc_dcfg_rd *rd, const tc_json_token *t, tc_dcfg_proc *p)
 {
-    static const dcfg_col cols[] = {
+    static const tc_dcfg_col cols[] = {
         {"IMAGE_ID", 1}, {"LOAD_ADDR", 1}, {"SIZE", 1}, {"IMAGE_DATA", 0}};
     image_ctx c = {p, 0};
-    dcfg_table tb = {"IMAGES", cols, 4, image_begin, image_cell, image_end};
-    return dcfg_read_table(rd, t, &tb, &c, NULL);
+    tc_dcfg_table tb = {"IMAGES", cols, 4, image_begin, image_cell, image_end};
+    return tc_dcfg_read_table(rd, t, &tb, &c, NULL);
 }
 
 /* ---- EDGES ---- */
 
 typedef struct edge_ctx {
-    dcfg_proc *p;
-    dcfg_edge e;
+    tc_dcfg_proc *p;
+    tc_dcfg_edge e;
     int ok;
 } edge_ctx;
 
-static void edge_begin(dcfg_rd *rd, void *u, const dcfg_loc *at)
+static void edge_begin(tc_dcfg_rd *rd, void *u, const tc_dcfg_loc *at)
 {
     (void)rd;
     edge_ctx *c = u;
@@ -135,23 +135,23 @@ static void edge_begin(dcfg_rd *rd, void *u, const dcfg_loc *at)
     c->ok = 1;
 }
 
-static int edge_counts(dcfg_rd *rd, edge_ctx *c, const tc_json_token *t)
+static int edge_counts(tc_dcfg_rd *rd, edge_ctx *c, const tc_json_token *t)
 {
     tc_json_token v;
     int dump = rd->doc->dump;
     c->e.has_counts = 1;
     c->e.counts = (uint32_t)c->p->u64s.n;
-    while (dcfg_next(rd, &v) && v.kind != TC_JSON_ARRAY_END) {
+    while (tc_dcfg_next(rd, &v) && v.kind != TC_JSON_ARRAY_END) {
         uint64_t n;
         if (!tc_dcfg_int(rd->j, &v, "COUNT_PER_THREAD value", &n)) {
-            if (!dcfg_skip(rd, &v))
+            if (!tc_dcfg_skip(rd, &v))
                 return 0;
             n = 0;
         }
         c->e.ncounts++;
         c->e.count = c->e.count + n < c->e.count ? UINT64_MAX : c->e.count + n;
         uint64_t *slot;
-        if (dump && !DCFG_PUSH(c->p->u64s, slot))
+        if (dump && !TC_DCFG_PUSH(c->p->u64s, slot))
             return nomem(rd, t);
         if (dump)
             *slot = n;
@@ -159,14 +159,14 @@ static int edge_counts(dcfg_rd *rd, edge_ctx *c, const tc_json_token *t)
     return !rd->failed;
 }
 
-static int edge_cell(dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t)
+static int edge_cell(tc_dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t)
 {
     static const char *const names[] = {"EDGE_ID", "SOURCE_NODE_ID", "TARGET_NODE_ID",
                                         "EDGE_TYPE_ID"};
     edge_ctx *c = u;
     if (col == 4) {
-        if (!dcfg_expect(rd, t, TC_JSON_ARRAY_BEGIN, "COUNT_PER_THREAD"))
-            return dcfg_skip(rd, t);
+        if (!tc_dcfg_expect(rd, t, TC_JSON_ARRAY_BEGIN, "COUNT_PER_THREAD"))
+            return tc_dcfg_skip(rd, t);
         return edge_counts(rd, c, t);
     }
     uint64_t v;
@@ -176,46 +176,46 @@ static int edge_cell(dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t)
     } else {
         c->ok = 0;
     }
-    return dcfg_skip(rd, t);
+    return tc_dcfg_skip(rd, t);
 }
 
-static void edge_end(dcfg_rd *rd, void *u, unsigned seen, int complete)
+static void edge_end(tc_dcfg_rd *rd, void *u, unsigned seen, int complete)
 {
     (void)seen;
     edge_ctx *c = u;
-    dcfg_edge *slot;
+    tc_dcfg_edge *slot;
     if (!complete || !c->ok)
         return;
-    if (!DCFG_PUSH(c->p->edges, slot)) {
+    if (!TC_DCFG_PUSH(c->p->edges, slot)) {
         rd->failed = rd->doc->broken = 1;
         return;
     }
     *slot = c->e;
 }
 
-static int read_edges(dcfg_rd *rd, const tc_json_token *t, dcfg_proc *p)
+static int read_edges(tc_dcfg_rd *rd, const tc_json_token *t, tc_dcfg_proc *p)
 {
-    static const dcfg_col cols[] = {{"EDGE_ID", 1},      {"SOURCE_NODE_ID", 1},
+    static const tc_dcfg_col cols[] = {{"EDGE_ID", 1},      {"SOURCE_NODE_ID", 1},
                                     {"TARGET_NODE_ID", 1}, {"EDGE_TYPE_ID", 1},
                                     {"COUNT_PER_THREAD", 0}};
     edge_ctx c = {p, {0}, 0};
-    dcfg_table tb = {"EDGES", cols, 5, edge_begin, edge_cell, edge_end};
-    return dcfg_read_table(rd, t, &tb, &c, NULL);
+    tc_dcfg_table tb = {"EDGES", cols, 5, edge_begin, edge_cell, edge_end};
+    return tc_dcfg_read_table(rd, t, &tb, &c, NULL);
 }
 
 /* ---- the process object ---- */
 
-static int read_threads(dcfg_rd *rd, const tc_json_token *t, dcfg_proc *p)
+static int read_threads(tc_dcfg_rd *rd, const tc_json_token *t, tc_dcfg_proc *p)
 {
-    if (!dcfg_expect(rd, t, TC_JSON_ARRAY_BEGIN, "INSTR_COUNT_PER_THREAD"))
-        return dcfg_skip(rd, t);
+    if (!tc_dcfg_expect(rd, t, TC_JSON_ARRAY_BEGIN, "INSTR_COUNT_PER_THREAD"))
+        return tc_dcfg_skip(rd, t);
     p->has_threads = 1;
     p->threads_at = (uint32_t)p->u64s.n;
     tc_json_token v;
-    while (dcfg_next(rd, &v) && v.kind != TC_JSON_ARRAY_END) {
+    while (tc_dcfg_next(rd, &v) && v.kind != TC_JSON_ARRAY_END) {
         uint64_t n;
         if (!tc_dcfg_int(rd->j, &v, "INSTR_COUNT_PER_THREAD value", &n)) {
-            if (!dcfg_skip(rd, &v))
+            if (!tc_dcfg_skip(rd, &v))
                 return 0;
             n = 0;
         }
@@ -224,7 +224,7 @@ static int read_threads(dcfg_rd *rd, const tc_json_token *t, dcfg_proc *p)
             p->thread_sum_over = 1;
         p->thread_sum += n;
         uint64_t *slot;
-        if (rd->doc->dump && !DCFG_PUSH(p->u64s, slot))
+        if (rd->doc->dump && !TC_DCFG_PUSH(p->u64s, slot))
             return nomem(rd, t);
         if (rd->doc->dump)
             *slot = n;
@@ -232,11 +232,11 @@ static int read_threads(dcfg_rd *rd, const tc_json_token *t, dcfg_proc *p)
     return !rd->failed;
 }
 
-int dcfg_read_process_data(dcfg_rd *rd, const tc_json_token *t, dcfg_proc *p)
+int tc_dcfg_read_process_data(tc_dcfg_rd *rd, const tc_json_token *t, tc_dcfg_proc *p)
 {
     (void)t;
     tc_json_token k, v;
-    while (dcfg_next(rd, &k) && k.kind == TC_JSON_KEY) {
+    while (tc_dcfg_next(rd, &k) && k.kind == TC_JSON_KEY) {
         int which = KEY(&k, "INSTR_COUNT") ? 1 : KEY(&k, "INSTR_COUNT_PER_THREAD") ? 2
                     : KEY(&k, "IMAGES") ? 3 : KEY(&k, "EDGES") ? 4 : 0;
         if (!which && tc_rule_enabled(rd->doc->d, TC_RULE_DCFG_UNKNOWN_KEY))
@@ -244,22 +244,22 @@ int dcfg_read_process_data(dcfg_rd *rd, const tc_json_token *t, dcfg_proc *p)
                            "PROCESS_DATA has a key \"%s\" tracecheck does not know; its value "
                            "is not checked",
                            k.text);
-        if (!dcfg_next(rd, &v))
+        if (!tc_dcfg_next(rd, &v))
             return 0;
         int ok = 1;
         switch (which) {
         case 1:
-            dcfg_here(rd, &v, UINT32_MAX, 0, &p->count_at);
+            tc_dcfg_here(rd, &v, UINT32_MAX, 0, &p->count_at);
             if (tc_dcfg_int(rd->j, &v, "INSTR_COUNT", &p->instr_count)) {
                 p->has_count = 1;
-                p->count_at.table = dcfg_add_path(rd);
+                p->count_at.table = tc_dcfg_add_path(rd);
             }
-            ok = dcfg_skip(rd, &v);
+            ok = tc_dcfg_skip(rd, &v);
             break;
         case 2: ok = read_threads(rd, &v, p); break;
         case 3: ok = read_images(rd, &v, p); break;
         case 4: ok = read_edges(rd, &v, p); break;
-        default: ok = dcfg_skip(rd, &v);
+        default: ok = tc_dcfg_skip(rd, &v);
         }
         if (!ok)
             return 0;

@@ -20,8 +20,8 @@
 #define AT(vec, i) ((vec).v ? (vec).v + (i) : NULL)
 
 typedef struct rstate {
-    dcfg_doc *doc;
-    dcfg_proc *p;
+    tc_dcfg_doc *doc;
+    tc_dcfg_proc *p;
     uint32_t *owner;  /* by block: routine index + 1, 0 none */
     uint32_t *local;  /* by block: index in the current routine, NONE */
     uint32_t *mark;   /* by block: stamp of the loop being checked */
@@ -33,13 +33,13 @@ typedef struct rstate {
     uint32_t *out_off, *out_edge;
     const int *intra; /* by edge index */
     /* Scratch reused from routine to routine (grown as needed). */
-    DCFG_VEC(long) blk;       /* by local node: block index */
-    dcfg_u32vec stated;       /* by local node: its IDOM_NODE_ID */
-    dcfg_u32vec row;          /* by local node: its NODES row (index in locs) */
-    DCFG_VEC(uint64_t) keys;  /* loops: (head, index) and (parent, child) */
+    TC_DCFG_VEC(long) blk;       /* by local node: block index */
+    tc_dcfg_u32vec stated;       /* by local node: its IDOM_NODE_ID */
+    tc_dcfg_u32vec row;          /* by local node: its NODES row (index in locs) */
+    TC_DCFG_VEC(uint64_t) keys;  /* loops: (head, index) and (parent, child) */
 } rstate;
 
-static long block_of(rstate *s, uint32_t id) { return dcfg_find_block(s->p, id); }
+static long block_of(rstate *s, uint32_t id) { return tc_dcfg_find_block(s->p, id); }
 
 static int has_edge(rstate *s, long from, uint32_t to_id)
 {
@@ -78,27 +78,27 @@ static uint32_t loop_headed_by(const uint64_t *keys, uint32_t n, uint32_t head, 
     return NONE;
 }
 
-static void nomem(rstate *s, const dcfg_routine *r)
+static void nomem(rstate *s, const tc_dcfg_routine *r)
 {
     tc_diag_fail(s->doc->d, "out of memory checking routine %" PRIu32 " of process %" PRIu64, r->entry,
                 s->p->pid);
 }
 
-static void check_loops(rstate *s, const dcfg_routine *r)
+static void check_loops(rstate *s, const tc_dcfg_routine *r)
 {
-    dcfg_doc *doc = s->doc;
-    dcfg_proc *p = s->p;
+    tc_dcfg_doc *doc = s->doc;
+    tc_dcfg_proc *p = s->p;
     if (!r->nloops)
         return;
-    const dcfg_loop *loops = p->loops.v + r->loops;
+    const tc_dcfg_loop *loops = p->loops.v + r->loops;
     for (uint32_t li = 0; li < r->nloops; li++) {
-        const dcfg_loop *l = &loops[li];
+        const tc_dcfg_loop *l = &loops[li];
         const uint32_t *back = AT(p->ids, l->back), *nodes = AT(p->ids, l->nodes);
         s->stamp++;
         for (uint32_t k = 0; k < l->nnodes; k++) {
             long b = block_of(s, nodes[k]);
             if (b < 0 || s->local[b] == NONE)
-                dcfg_report(doc, &l->at, TC_RULE_DCFG_LOOP_ROUTINE,
+                tc_dcfg_report(doc, &l->at, TC_RULE_DCFG_LOOP_ROUTINE,
                             "loop %" PRIu32 ": LOOP_NODE_IDS has %" PRIu32
                             ", not a node of routine %" PRIu32,
                             l->head, nodes[k], r->entry);
@@ -107,28 +107,28 @@ static void check_loops(rstate *s, const dcfg_routine *r)
         }
         long h = block_of(s, l->head);
         if (h < 0 || s->local[h] == NONE)
-            dcfg_report(doc, &l->at, TC_RULE_DCFG_LOOP_ROUTINE,
+            tc_dcfg_report(doc, &l->at, TC_RULE_DCFG_LOOP_ROUTINE,
                         "loop head %" PRIu32 " is not a node of routine %" PRIu32, l->head,
                         r->entry);
         else if (s->mark[h] != s->stamp)
-            dcfg_report(doc, &l->at, TC_RULE_DCFG_LOOP_MEMBERS,
+            tc_dcfg_report(doc, &l->at, TC_RULE_DCFG_LOOP_MEMBERS,
                         "loop head %" PRIu32 " is not among its LOOP_NODE_IDS", l->head);
         for (uint32_t k = 0; k < l->nback; k++) {
             long b = block_of(s, back[k]);
             if (b < 0 || s->local[b] == NONE) {
-                dcfg_report(doc, &l->at, TC_RULE_DCFG_LOOP_ROUTINE,
+                tc_dcfg_report(doc, &l->at, TC_RULE_DCFG_LOOP_ROUTINE,
                             "loop %" PRIu32 ": back-edge source %" PRIu32
                             " is not a node of routine %" PRIu32,
                             l->head, back[k], r->entry);
                 continue;
             }
             if (s->mark[b] != s->stamp)
-                dcfg_report(doc, &l->at, TC_RULE_DCFG_LOOP_MEMBERS,
+                tc_dcfg_report(doc, &l->at, TC_RULE_DCFG_LOOP_MEMBERS,
                             "loop %" PRIu32 ": back-edge source %" PRIu32
                             " is not among its LOOP_NODE_IDS",
                             l->head, back[k]);
             if (!has_edge(s, b, l->head))
-                dcfg_report(doc, &l->at, TC_RULE_DCFG_LOOP_BACK_EDGE,
+                tc_dcfg_report(doc, &l->at, TC_RULE_DCFG_LOOP_BACK_EDGE,
                             "loop %" PRIu32 ": back-edge source %" PRIu32
                             " has no edge to the head",
                             l->head, back[k]);
@@ -139,7 +139,7 @@ static void check_loops(rstate *s, const dcfg_routine *r)
      * of one parent checked together, so that the parent's nodes are
      * marked once however many children it has. */
     uint32_t n = r->nloops;
-    if (!dcfg_grow((void **)&s->keys.v, &s->keys.cap, 2 * (size_t)n, sizeof *s->keys.v)) {
+    if (!tc_dcfg_grow((void **)&s->keys.v, &s->keys.cap, 2 * (size_t)n, sizeof *s->keys.v)) {
         nomem(s, r);
         return;
     }
@@ -149,12 +149,12 @@ static void check_loops(rstate *s, const dcfg_routine *r)
     qsort(heads, n, sizeof *heads, cmp_u64);
     uint32_t nk = 0;
     for (uint32_t li = 0; li < n; li++) {
-        const dcfg_loop *l = &loops[li];
+        const tc_dcfg_loop *l = &loops[li];
         if (!l->has_parent)
             continue;
         uint32_t pl = loop_headed_by(heads, n, l->parent, li);
         if (pl == NONE)
-            dcfg_report(doc, &l->at, TC_RULE_DCFG_LOOP_PARENT,
+            tc_dcfg_report(doc, &l->at, TC_RULE_DCFG_LOOP_PARENT,
                         "loop %" PRIu32 ": PARENT_LOOP_HEAD_NODE_ID %" PRIu32
                         " heads no other loop of routine %" PRIu32,
                         l->head, l->parent, r->entry);
@@ -163,7 +163,7 @@ static void check_loops(rstate *s, const dcfg_routine *r)
     }
     qsort(kids, nk, sizeof *kids, cmp_u64);
     for (uint32_t k = 0; k < nk; k++) {
-        const dcfg_loop *parent = &loops[kids[k] >> 32], *l = &loops[(uint32_t)kids[k]];
+        const tc_dcfg_loop *parent = &loops[kids[k] >> 32], *l = &loops[(uint32_t)kids[k]];
         if (!k || kids[k] >> 32 != kids[k - 1] >> 32) {
             s->stamp++;
             for (uint32_t i = 0; i < parent->nnodes; i++) {
@@ -176,7 +176,7 @@ static void check_loops(rstate *s, const dcfg_routine *r)
         for (uint32_t i = 0; i < l->nnodes; i++) {
             long b = block_of(s, nodes[i]);
             if (b >= 0 && s->mark[b] != s->stamp) {
-                dcfg_report(doc, &l->at, TC_RULE_DCFG_LOOP_NESTING,
+                tc_dcfg_report(doc, &l->at, TC_RULE_DCFG_LOOP_NESTING,
                             "loop %" PRIu32 ": node %" PRIu32
                             " is not a node of its parent loop %" PRIu32,
                             l->head, nodes[i], l->parent);
@@ -187,7 +187,7 @@ static void check_loops(rstate *s, const dcfg_routine *r)
 }
 
 /* Where a NODES row was read (the routine's row when unknown). */
-static const dcfg_loc *node_loc(const dcfg_proc *p, const dcfg_routine *r, uint32_t k)
+static const tc_dcfg_loc *node_loc(const tc_dcfg_proc *p, const tc_dcfg_routine *r, uint32_t k)
 {
     size_t i = (size_t)r->node_at + k;
     return i < p->locs.n ? &p->locs.v[i] : &r->at;
@@ -195,10 +195,10 @@ static const dcfg_loc *node_loc(const dcfg_proc *p, const dcfg_routine *r, uint3
 
 /* Reachability and immediate dominators of the routine's n nodes over
  * its intra-routine edges. */
-static void check_graph(rstate *s, const dcfg_routine *r, uint32_t n, long eb)
+static void check_graph(rstate *s, const tc_dcfg_routine *r, uint32_t n, long eb)
 {
-    dcfg_doc *doc = s->doc;
-    dcfg_proc *p = s->p;
+    tc_dcfg_doc *doc = s->doc;
+    tc_dcfg_proc *p = s->p;
     const long *blk = s->blk.v;
     size_t m = 0;
     for (uint32_t v = 0; v < n; v++)
@@ -224,15 +224,15 @@ static void check_graph(rstate *s, const dcfg_routine *r, uint32_t n, long eb)
     }
     off[n] = (uint32_t)k;
     uint32_t root = s->local[eb];
-    if (!dcfg_dominators(n, off, succ, root, idom)) {
+    if (!tc_dcfg_dominators(n, off, succ, root, idom)) {
         nomem(s, r);
         goto out;
     }
     for (uint32_t v = 0; v < n; v++) {
         uint32_t id = p->blocks.v[blk[v]].id, stated = s->stated.v[v];
-        const dcfg_loc *at = node_loc(p, r, s->row.v[v]);
-        if (idom[v] == DCFG_DOM_NONE) {
-            dcfg_report(doc, at, TC_RULE_DCFG_ROUTINE_UNREACHABLE,
+        const tc_dcfg_loc *at = node_loc(p, r, s->row.v[v]);
+        if (idom[v] == TC_DCFG_DOM_NONE) {
+            tc_dcfg_report(doc, at, TC_RULE_DCFG_ROUTINE_UNREACHABLE,
                         "routine %" PRIu32 ": node %" PRIu32
                         " cannot be reached from the entry through intra-routine edges",
                         r->entry, id);
@@ -242,12 +242,12 @@ static void check_graph(rstate *s, const dcfg_routine *r, uint32_t n, long eb)
         if (stated == want)
             continue;
         if (v == root)
-            dcfg_report(doc, at, TC_RULE_DCFG_ROUTINE_ENTRY,
+            tc_dcfg_report(doc, at, TC_RULE_DCFG_ROUTINE_ENTRY,
                         "routine %" PRIu32 ": the entry's IDOM_NODE_ID is %" PRIu32
                         ", not the entry itself",
                         r->entry, stated);
         else
-            dcfg_report(doc, at, TC_RULE_DCFG_ROUTINE_IDOM,
+            tc_dcfg_report(doc, at, TC_RULE_DCFG_ROUTINE_IDOM,
                         "routine %" PRIu32 ": node %" PRIu32 " has IDOM_NODE_ID %" PRIu32
                         " but its immediate dominator is %" PRIu32,
                         r->entry, id, stated, want);
@@ -260,44 +260,44 @@ out:
 
 static void check_routine(rstate *s, uint32_t ri)
 {
-    dcfg_doc *doc = s->doc;
-    dcfg_proc *p = s->p;
-    const dcfg_routine *r = &p->routines.v[ri];
-    const dcfg_image *im = &p->images.v[r->image];
+    tc_dcfg_doc *doc = s->doc;
+    tc_dcfg_proc *p = s->p;
+    const tc_dcfg_routine *r = &p->routines.v[ri];
+    const tc_dcfg_image *im = &p->images.v[r->image];
     const uint32_t *pairs = AT(p->ids, r->nodes);
     uint32_t n = 0;
     int overlap = 0;
     size_t need = (size_t)r->nnodes + 1;
-    if (!dcfg_grow((void **)&s->blk.v, &s->blk.cap, need, sizeof *s->blk.v) ||
-        !dcfg_grow((void **)&s->stated.v, &s->stated.cap, need, sizeof *s->stated.v) ||
-        !dcfg_grow((void **)&s->row.v, &s->row.cap, need, sizeof *s->row.v)) {
+    if (!tc_dcfg_grow((void **)&s->blk.v, &s->blk.cap, need, sizeof *s->blk.v) ||
+        !tc_dcfg_grow((void **)&s->stated.v, &s->stated.cap, need, sizeof *s->stated.v) ||
+        !tc_dcfg_grow((void **)&s->row.v, &s->row.cap, need, sizeof *s->row.v)) {
         nomem(s, r);
         return;
     }
     /* The routine's nodes, numbered in NODES order. */
     for (uint32_t k = 0; k < r->nnodes; k++) {
         uint32_t id = pairs[2 * k];
-        const dcfg_loc *at = node_loc(p, r, k);
+        const tc_dcfg_loc *at = node_loc(p, r, k);
         long b = block_of(s, id);
         if (b < 0) {
-            dcfg_report(doc, at, TC_RULE_DCFG_NODE_REF,
+            tc_dcfg_report(doc, at, TC_RULE_DCFG_NODE_REF,
                         "routine %" PRIu32 ": NODES has %" PRIu32 ", not a basic block of "
                         "process %" PRIu64,
                         r->entry, id, p->pid);
             continue;
         }
         if (p->blocks.v[b].image != r->image)
-            dcfg_report(doc, at, TC_RULE_DCFG_ROUTINE_IMAGE,
+            tc_dcfg_report(doc, at, TC_RULE_DCFG_ROUTINE_IMAGE,
                         "routine %" PRIu32 ": node %" PRIu32 " is a block of image %" PRIu32
                         ", not of image %" PRIu32,
                         r->entry, id, p->images.v[p->blocks.v[b].image].id, im->id);
         if (s->local[b] != NONE) {
-            dcfg_report(doc, at, TC_RULE_DCFG_ID_DUPLICATE,
+            tc_dcfg_report(doc, at, TC_RULE_DCFG_ID_DUPLICATE,
                         "routine %" PRIu32 ": NODES lists %" PRIu32 " twice", r->entry, id);
             continue;
         }
         if (s->owner[b] && s->owner[b] != ri + 1) {
-            dcfg_report(doc, at, TC_RULE_DCFG_ROUTINE_OVERLAP,
+            tc_dcfg_report(doc, at, TC_RULE_DCFG_ROUTINE_OVERLAP,
                         "block %" PRIu32 " is in routine %" PRIu32 " and in routine %" PRIu32,
                         id, p->routines.v[s->owner[b] - 1].entry, r->entry);
             overlap = 1;
@@ -312,22 +312,22 @@ static void check_routine(rstate *s, uint32_t ri)
     }
     long eb = block_of(s, r->entry);
     if (eb < 0)
-        dcfg_report(doc, &r->at, TC_RULE_DCFG_NODE_REF,
+        tc_dcfg_report(doc, &r->at, TC_RULE_DCFG_NODE_REF,
                     "ENTRY_NODE_ID %" PRIu32 " is not a basic block of process %" PRIu64,
                     r->entry, p->pid);
     else if (p->blocks.v[eb].image != r->image)
-        dcfg_report(doc, &r->at, TC_RULE_DCFG_ROUTINE_IMAGE,
+        tc_dcfg_report(doc, &r->at, TC_RULE_DCFG_ROUTINE_IMAGE,
                     "ENTRY_NODE_ID %" PRIu32 " is a block of image %" PRIu32
                     ", not of image %" PRIu32,
                     r->entry, p->images.v[p->blocks.v[eb].image].id, im->id);
     if (eb >= 0 && s->local[eb] == NONE && r->has_nodes)
-        dcfg_report(doc, &r->at, TC_RULE_DCFG_ROUTINE_ENTRY,
+        tc_dcfg_report(doc, &r->at, TC_RULE_DCFG_ROUTINE_ENTRY,
                     "ENTRY_NODE_ID %" PRIu32 " is not among the routine's NODES", r->entry);
     for (uint32_t k = 0; k < r->nexits; k++) {
         uint32_t id = p->ids.v[r->exits + k];
         long b = block_of(s, id);
         if (b < 0 || s->local[b] == NONE)
-            dcfg_report(doc, &r->at, TC_RULE_DCFG_ROUTINE_EXIT,
+            tc_dcfg_report(doc, &r->at, TC_RULE_DCFG_ROUTINE_EXIT,
                         "routine %" PRIu32 ": exit node %" PRIu32 " is not among its NODES",
                         r->entry, id);
     }
@@ -341,7 +341,7 @@ static void check_routine(rstate *s, uint32_t ri)
         s->local[s->blk.v[v]] = NONE;
 }
 
-void dcfg_check_routines(dcfg_doc *doc, dcfg_proc *p)
+void tc_dcfg_check_routines(tc_dcfg_doc *doc, tc_dcfg_proc *p)
 {
     size_t nb = p->blocks.n, ne = p->edges.n;
     int any = 0;
@@ -370,17 +370,17 @@ void dcfg_check_routines(dcfg_doc *doc, dcfg_proc *p)
     /* Edges by source block (a counting sort), then each block's by target
      * id; which of them a routine's traversal follows. */
     for (size_t i = 0; i < ne; i++) {
-        long t = dcfg_find_named(doc->edge_types.v, doc->edge_types.n, p->edges.v[i].type);
-        int kind = t >= 0 ? doc->edge_types.v[t].kind : DCFG_ET_OTHER;
-        intra[i] = kind == DCFG_ET_OTHER;
-        long b = dcfg_find_block(p, p->edges.v[i].source);
+        long t = tc_dcfg_find_named(doc->edge_types.v, doc->edge_types.n, p->edges.v[i].type);
+        int kind = t >= 0 ? doc->edge_types.v[t].kind : TC_DCFG_ET_OTHER;
+        intra[i] = kind == TC_DCFG_ET_OTHER;
+        long b = tc_dcfg_find_block(p, p->edges.v[i].source);
         if (b >= 0)
             s.out_off[b + 2]++;
     }
     for (size_t i = 0; i < nb; i++)
         s.out_off[i + 2] += s.out_off[i + 1];
     for (size_t i = 0; i < ne; i++) {
-        long b = dcfg_find_block(p, p->edges.v[i].source);
+        long b = tc_dcfg_find_block(p, p->edges.v[i].source);
         if (b >= 0)
             by_target[s.out_off[b + 1]++] = (uint64_t)p->edges.v[i].target << 32 | i;
     }
@@ -395,10 +395,10 @@ void dcfg_check_routines(dcfg_doc *doc, dcfg_proc *p)
         if (!p->images.v[p->routines.v[ri].image].bad)
             check_routine(&s, ri);
     for (size_t i = 0; i < nb; i++) {
-        const dcfg_block *b = &p->blocks.v[i];
-        const dcfg_image *im = &p->images.v[b->image];
+        const tc_dcfg_block *b = &p->blocks.v[i];
+        const tc_dcfg_image *im = &p->images.v[b->image];
         if (im->has_routines && !im->bad && !s.owner[i])
-            dcfg_report(doc, &b->at, TC_RULE_DCFG_ROUTINE_COVER,
+            tc_dcfg_report(doc, &b->at, TC_RULE_DCFG_ROUTINE_COVER,
                         "block %" PRIu32 " of image %" PRIu32 " is in none of its routines",
                         b->id, im->id);
     }

@@ -11,7 +11,7 @@
 #include "dcfg_common.h"
 #include "dcfg_table.h"
 
-int dcfg_next(dcfg_rd *rd, tc_json_token *t)
+int tc_dcfg_next(tc_dcfg_rd *rd, tc_json_token *t)
 {
     if (rd->failed)
         return 0;
@@ -22,7 +22,7 @@ int dcfg_next(dcfg_rd *rd, tc_json_token *t)
     return 1;
 }
 
-int dcfg_skip(dcfg_rd *rd, const tc_json_token *t)
+int tc_dcfg_skip(tc_dcfg_rd *rd, const tc_json_token *t)
 {
     if (rd->failed)
         return 0;
@@ -31,16 +31,16 @@ int dcfg_skip(dcfg_rd *rd, const tc_json_token *t)
     return !rd->failed;
 }
 
-uint32_t dcfg_add_path(dcfg_rd *rd)
+uint32_t tc_dcfg_add_path(tc_dcfg_rd *rd)
 {
-    dcfg_doc *doc = rd->doc;
+    tc_dcfg_doc *doc = rd->doc;
     char **slot;
     const char *path = tc_json_path(rd->j);
     size_t n = strlen(path);
     char *s = malloc(n + 1);
     if (s)
         memcpy(s, path, n + 1);
-    if (!s || !DCFG_PUSH(doc->paths, slot)) {
+    if (!s || !TC_DCFG_PUSH(doc->paths, slot)) {
         free(s);
         return UINT32_MAX;
     }
@@ -48,7 +48,7 @@ uint32_t dcfg_add_path(dcfg_rd *rd)
     return (uint32_t)(doc->paths.n - 1);
 }
 
-void dcfg_here(dcfg_rd *rd, const tc_json_token *t, uint32_t table, uint32_t row, dcfg_loc *at)
+void tc_dcfg_here(tc_dcfg_rd *rd, const tc_json_token *t, uint32_t table, uint32_t row, tc_dcfg_loc *at)
 {
     (void)rd;
     at->offset = t->offset;
@@ -58,7 +58,7 @@ void dcfg_here(dcfg_rd *rd, const tc_json_token *t, uint32_t table, uint32_t row
     at->row = row;
 }
 
-int dcfg_expect(dcfg_rd *rd, const tc_json_token *t, tc_json_kind k, const char *what)
+int tc_dcfg_expect(tc_dcfg_rd *rd, const tc_json_token *t, tc_json_kind k, const char *what)
 {
     if (t->kind == k)
         return 1;
@@ -99,7 +99,7 @@ static int cmp_pos(const void *a, const void *b)
 
 /* Sorting by name puts repeats side by side (n log n however many
  * columns); they are then reported in file order, each with its first. */
-static void unknown_repeats(dcfg_rd *rd, const dcfg_table *tb, uint32_t ti, unknown_col *u,
+static void unknown_repeats(tc_dcfg_rd *rd, const tc_dcfg_table *tb, uint32_t ti, unknown_col *u,
                             size_t n)
 {
     if (n < 2)
@@ -132,7 +132,7 @@ static void unknown_repeats(dcfg_rd *rd, const dcfg_table *tb, uint32_t ti, unkn
 /* The header: maps each position to a column of tb (or -1). Returns the
  * number of positions, or -1 when the table cannot be read (reported),
  * -2 when its rows cannot be checked. */
-static long read_header(dcfg_rd *rd, const tc_json_token *h, const dcfg_table *tb, uint32_t ti,
+static long read_header(tc_dcfg_rd *rd, const tc_json_token *h, const tc_dcfg_table *tb, uint32_t ti,
                         int **map, unsigned *present)
 {
     tc_json_token t;
@@ -141,16 +141,16 @@ static long read_header(dcfg_rd *rd, const tc_json_token *h, const dcfg_table *t
     *present = 0;
     int bad = 0;
     tc_json_token first[16];
-    DCFG_VEC(unknown_col) unknown = {NULL, 0, 0};
-    while (dcfg_next(rd, &t) && t.kind != TC_JSON_ARRAY_END) {
-        if (n == cap && !dcfg_grow((void **)map, &cap, n + 1, sizeof **map)) {
+    TC_DCFG_VEC(unknown_col) unknown = {NULL, 0, 0};
+    while (tc_dcfg_next(rd, &t) && t.kind != TC_JSON_ARRAY_END) {
+        if (n == cap && !tc_dcfg_grow((void **)map, &cap, n + 1, sizeof **map)) {
             rd->failed = 1;
             break;
         }
         (*map)[n] = -1;
         if (!tc_dcfg_tag(rd->j, &t)) {
             bad = 1;
-            if (!dcfg_skip(rd, &t))
+            if (!tc_dcfg_skip(rd, &t))
                 break;
             n++;
             continue;
@@ -166,7 +166,7 @@ static long read_header(dcfg_rd *rd, const tc_json_token *h, const dcfg_table *t
                            tb->name, t.text);
             unknown_col *u;
             char *name = malloc(t.len + 1);
-            if (!name || !DCFG_PUSH(unknown, u)) {
+            if (!name || !TC_DCFG_PUSH(unknown, u)) {
                 free(name);
                 rd->failed = 1;
                 break;
@@ -202,7 +202,7 @@ static long read_header(dcfg_rd *rd, const tc_json_token *h, const dcfg_table *t
     return bad ? -2 : (long)n;
 }
 
-int dcfg_read_table(dcfg_rd *rd, const tc_json_token *t, const dcfg_table *tb, void *u,
+int tc_dcfg_read_table(tc_dcfg_rd *rd, const tc_json_token *t, const tc_dcfg_table *tb, void *u,
                     uint32_t *table_index)
 {
     if (table_index)
@@ -211,13 +211,13 @@ int dcfg_read_table(dcfg_rd *rd, const tc_json_token *t, const dcfg_table *tb, v
         tc_json_report(rd->j, t, TC_RULE_DCFG_TABLE_SHAPE,
                        "%s is %s, not a table (an array of a header and rows)", tb->name,
                        tc_json_kind_name(t->kind));
-        return dcfg_skip(rd, t);
+        return tc_dcfg_skip(rd, t);
     }
-    uint32_t ti = dcfg_add_path(rd);
+    uint32_t ti = tc_dcfg_add_path(rd);
     if (table_index)
         *table_index = ti;
     tc_json_token h;
-    if (!dcfg_next(rd, &h))
+    if (!tc_dcfg_next(rd, &h))
         return 0;
     if (h.kind == TC_JSON_ARRAY_END) {
         tc_json_report(rd->j, t, TC_RULE_DCFG_TABLE_HEADER,
@@ -228,11 +228,11 @@ int dcfg_read_table(dcfg_rd *rd, const tc_json_token *t, const dcfg_table *tb, v
         tc_json_report(rd->j, &h, TC_RULE_DCFG_TABLE_HEADER,
                        "%s starts with %s, not a header (an array of column names)", tb->name,
                        tc_json_kind_name(h.kind));
-        if (!dcfg_skip(rd, &h))
+        if (!tc_dcfg_skip(rd, &h))
             return 0;
         /* The rest is read without checks: nothing can be named. */
-        while (dcfg_next(rd, &h) && h.kind != TC_JSON_ARRAY_END)
-            if (!dcfg_skip(rd, &h))
+        while (tc_dcfg_next(rd, &h) && h.kind != TC_JSON_ARRAY_END)
+            if (!tc_dcfg_skip(rd, &h))
                 return 0;
         return !rd->failed;
     }
@@ -249,10 +249,10 @@ int dcfg_read_table(dcfg_rd *rd, const tc_json_token *t, const dcfg_table *tb, v
             required |= 1u << c;
     uint32_t row = 0;
     tc_json_token r;
-    while (dcfg_next(rd, &r) && r.kind != TC_JSON_ARRAY_END) {
+    while (tc_dcfg_next(rd, &r) && r.kind != TC_JSON_ARRAY_END) {
         row++;
         if (ncols < 0) { /* unusable header: syntax only */
-            if (!dcfg_skip(rd, &r))
+            if (!tc_dcfg_skip(rd, &r))
                 break;
             continue;
         }
@@ -260,18 +260,18 @@ int dcfg_read_table(dcfg_rd *rd, const tc_json_token *t, const dcfg_table *tb, v
             tc_json_report(rd->j, &r, TC_RULE_DCFG_TABLE_SHAPE,
                            "row %" PRIu32 " of %s is %s, not an array", row, tb->name,
                            tc_json_kind_name(r.kind));
-            if (!dcfg_skip(rd, &r))
+            if (!tc_dcfg_skip(rd, &r))
                 break;
             continue;
         }
-        dcfg_loc at;
-        dcfg_here(rd, &r, ti, row, &at);
+        tc_dcfg_loc at;
+        tc_dcfg_here(rd, &r, ti, row, &at);
         if (tb->row_begin)
             tb->row_begin(rd, u, &at);
         unsigned seen = 0;
         long pos = 0;
         tc_json_token v;
-        while (dcfg_next(rd, &v) && v.kind != TC_JSON_ARRAY_END) {
+        while (tc_dcfg_next(rd, &v) && v.kind != TC_JSON_ARRAY_END) {
             if (pos == ncols)
                 tc_json_report(rd->j, &v, TC_RULE_DCFG_ROW_LONG,
                                "row %" PRIu32 " of %s has more values than its %ld-column header",
@@ -279,7 +279,7 @@ int dcfg_read_table(dcfg_rd *rd, const tc_json_token *t, const dcfg_table *tb, v
             int c = pos < ncols ? map[pos] : -1;
             pos++;
             if (c < 0) {
-                if (!dcfg_skip(rd, &v))
+                if (!tc_dcfg_skip(rd, &v))
                     break;
                 continue;
             }
@@ -292,7 +292,7 @@ int dcfg_read_table(dcfg_rd *rd, const tc_json_token *t, const dcfg_table *tb, v
         unsigned missing = required & ~seen;
         for (unsigned c = 0; c < tb->ncols; c++)
             if (missing & 1u << c)
-                dcfg_report(rd->doc, &at, TC_RULE_DCFG_ROW_SHORT,
+                tc_dcfg_report(rd->doc, &at, TC_RULE_DCFG_ROW_SHORT,
                             "row %" PRIu32 " of %s has no %s value (it has %ld of %ld columns)",
                             row, tb->name, tb->cols[c].name, pos, ncols);
         if (tb->row_end)
@@ -302,22 +302,22 @@ int dcfg_read_table(dcfg_rd *rd, const tc_json_token *t, const dcfg_table *tb, v
     return !rd->failed;
 }
 
-int dcfg_read_ids(dcfg_rd *rd, const tc_json_token *t, const char *what, dcfg_u32vec *ids,
+int tc_dcfg_read_ids(tc_dcfg_rd *rd, const tc_json_token *t, const char *what, tc_dcfg_u32vec *ids,
                   uint32_t *count)
 {
     *count = 0;
-    if (!dcfg_expect(rd, t, TC_JSON_ARRAY_BEGIN, what))
-        return dcfg_skip(rd, t);
+    if (!tc_dcfg_expect(rd, t, TC_JSON_ARRAY_BEGIN, what))
+        return tc_dcfg_skip(rd, t);
     tc_json_token v;
-    while (dcfg_next(rd, &v) && v.kind != TC_JSON_ARRAY_END) {
+    while (tc_dcfg_next(rd, &v) && v.kind != TC_JSON_ARRAY_END) {
         uint64_t id;
         if (!tc_dcfg_id(rd->j, &v, what, 0, &id)) {
-            if (!dcfg_skip(rd, &v))
+            if (!tc_dcfg_skip(rd, &v))
                 return 0;
             continue;
         }
         uint32_t *slot;
-        if (!DCFG_PUSH(*ids, slot)) {
+        if (!TC_DCFG_PUSH(*ids, slot)) {
             rd->failed = 1;
             return 0;
         }

@@ -61,6 +61,6 @@ typedef struct tc_dtrc_opts {
 /* The same with every option. */
 void tc_dtrc_parse_opts(tc_reader *r, const tc_parse_ctx *ctx, const tc_dtrc_opts *o);
 
-void tc_dtrc_dump_event(tc_jsonl *w, const void *event);
+void tc_dtrc_dump(tc_jsonl *w, const void *event);
 
 #endif

@@ -9,7 +9,7 @@
 #include "../common/dump.h"
 #include "dtrc.h"
 
-void tc_dtrc_dump_event(tc_jsonl *w, const void *event)
+void tc_dtrc_dump(tc_jsonl *w, const void *event)
 {
     const tc_dtrc_event *e = event;
     switch (e->kind) {

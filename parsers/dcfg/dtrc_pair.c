@@ -171,7 +171,7 @@ int tc_dtrc_load_dcfg(const char *path, const tc_check_opts *c, tc_dcfg_model **
     return status;
 }
 
-static void dump_event(void *user, const void *event) { tc_dtrc_dump_event(user, event); }
+static void dump_event(void *user, const void *event) { tc_dtrc_dump(user, event); }
 
 int tc_dtrc_check_paired(const char *path, const tc_dcfg_model *m, const char *dcfg,
                          const tc_check_opts *c, tc_summary *out, int *paired, char *err,

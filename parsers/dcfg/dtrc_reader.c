@@ -282,7 +282,7 @@ static void read_dict(rd *r, const tc_json_token *t)
             tc_json_report(r->j, &k, TC_RULE_DTRC_DICT_KEY,
                            "key \"%.*s\" has characters outside A-Z a-z 0-9 + - (or is empty)",
                            (int)(k.len > 40 ? 40 : k.len), k.text);
-        if (!dcfg_grow((void **)&r->key, &r->capkey, k.len + 1, 1))
+        if (!tc_dcfg_grow((void **)&r->key, &r->capkey, k.len + 1, 1))
             ok = 0;
         else
             memcpy(r->key, k.text, k.len);
@@ -297,7 +297,7 @@ static void read_dict(rd *r, const tc_json_token *t)
                 return;
             continue;
         }
-        if (!ok || !dcfg_grow((void **)&r->dictloc, &r->capdictloc, r->dict.n + 1, sizeof(loc)))
+        if (!ok || !tc_dcfg_grow((void **)&r->dictloc, &r->capdictloc, r->dict.n + 1, sizeof(loc)))
             continue;
         r->dictloc[r->dict.n] = here(&v);
         tc_dtrc_dict_add(&r->dict, r->key, klen, v.text, v.len);
@@ -344,7 +344,7 @@ static void finish_table(rd *r)
     /* Pairing is checked per row on its first use (tc_dtrc_decode_in.rows);
      * without the memory for it, per edge. */
     size_t n = r->table.nrows ? r->table.nrows : 1;
-    if (!dcfg_grow((void **)&r->rowinfo, &r->caprowinfo, n, sizeof *r->rowinfo))
+    if (!tc_dcfg_grow((void **)&r->rowinfo, &r->caprowinfo, n, sizeof *r->rowinfo))
         return;
     memset(r->rowinfo, 0, n * sizeof *r->rowinfo);
     r->rowinfo_ok = 1;
@@ -404,7 +404,7 @@ static void read_transitions(rd *r, const tc_json_token *t)
                                 return;
                             continue;
                         }
-                        if (!dcfg_grow((void **)&r->next, &r->capnext, nn + 1, sizeof *r->next))
+                        if (!tc_dcfg_grow((void **)&r->next, &r->capnext, nn + 1, sizeof *r->next))
                             return;
                         r->next[nn++] = (uint32_t)id;
                     }
@@ -429,7 +429,7 @@ static void read_transitions(rd *r, const tc_json_token *t)
         }
         if (!ok)
             continue;
-        if (!dcfg_grow((void **)&r->rowloc, &r->caprowloc, (size_t)ri + 1, sizeof(loc)))
+        if (!tc_dcfg_grow((void **)&r->rowloc, &r->caprowloc, (size_t)ri + 1, sizeof(loc)))
             return;
         r->rowloc[ri] = at;
         tc_dtrc_table_add(&r->table, (uint32_t)edge, pad, len, r->next, nn, ri);
@@ -688,7 +688,7 @@ static int seen(uint64_t **set, size_t *n, size_t *cap, uint64_t v)
     for (size_t i = 0; i < *n; i++)
         if ((*set)[i] == v)
             return 1;
-    if (dcfg_grow((void **)set, cap, *n + 1, sizeof **set))
+    if (tc_dcfg_grow((void **)set, cap, *n + 1, sizeof **set))
         (*set)[(*n)++] = v;
     return 0;
 }

@@ -107,7 +107,7 @@ void tc_dtrc_prog_free(tc_dtrc_prog *p)
 
 static tc_dtrc_op *new_op(tc_dtrc_prog *p, int kind, unsigned nest)
 {
-    if (!dcfg_grow((void **)&p->ops, &p->capops, p->nops + 1, sizeof *p->ops))
+    if (!tc_dcfg_grow((void **)&p->ops, &p->capops, p->nops + 1, sizeof *p->ops))
         return NULL;
     tc_dtrc_op *op = &p->ops[p->nops++];
     memset(op, 0, sizeof *op);
@@ -201,7 +201,7 @@ int tc_dtrc_compile(tc_dtrc_prog *p, const char *s, size_t n, tc_dtrc_resolve_fn
     p->bits = 0;
     p->depth = 1;
     err->code = TC_DTRC_OK;
-    if (!dcfg_grow((void **)&p->vals, &p->capvals, n, 1))
+    if (!tc_dcfg_grow((void **)&p->vals, &p->capvals, n, 1))
         return fail(err, TC_DTRC_E_NOMEM, 0, "%s", "out of memory");
     size_t i = 0;
     while (i < n) {

@@ -58,8 +58,8 @@ int tc_dtrc_table_add(tc_dtrc_table *t, uint32_t edge, uint32_t pad, uint8_t len
                       const uint32_t *next, size_t nnext, uint32_t row)
 {
     if (nnext > UINT32_MAX - t->nids ||
-        !dcfg_grow((void **)&t->rows, &t->caprows, t->nrows + 1, sizeof *t->rows) ||
-        !dcfg_grow((void **)&t->ids, &t->capids, t->nids + nnext, sizeof *t->ids))
+        !tc_dcfg_grow((void **)&t->rows, &t->caprows, t->nrows + 1, sizeof *t->rows) ||
+        !tc_dcfg_grow((void **)&t->ids, &t->capids, t->nids + nnext, sizeof *t->ids))
         return 0;
     t->rows[t->nrows++] = (tc_dtrc_row){edge, pad, len, (uint32_t)t->nids, (uint32_t)nnext, row, 0};
     if (nnext)

@@ -18,6 +18,10 @@
 #define TC_OVNI_JUMBO_WRITE_LIMIT (2u << 20) /* libovni writes less */
 #define TC_OVNI_CLOCK_LIMIT (1ull << 63)
 
+/* One stream file read on its own (detected by content): a binary stream
+ * (with the model layer, without metadata) or metadata (ovni_reader.c). */
+void tc_ovni_parse(tc_reader *r, const tc_parse_ctx *ctx);
+
 /* ---- binary streams ---- */
 
 typedef struct tc_ovni_event {

@@ -3,7 +3,7 @@
 
 #include "ovni_dump.h"
 
-void tc_ovni_dump_line(tc_jsonl *w, const tc_ovni_dump_record *rec)
+void tc_ovni_dump(tc_jsonl *w, const tc_ovni_dump_record *rec)
 {
     const tc_ovni_event *ev = rec->ev;
     switch (rec->kind) {
@@ -86,7 +86,7 @@ int tc_ovni_dump_trace(FILE *out, tc_ovni_stream_file *streams, size_t n,
 {
     tc_jsonl w = {.f = out};
     tc_ovni_dump_record rec = {TC_OVNI_REC_HEADER, NULL, NULL, 0, NULL};
-    tc_ovni_dump_line(&w, &rec);
+    tc_ovni_dump(&w, &rec);
     source *src = calloc(n ? n : 1, sizeof *src);
     source **heap = calloc(n ? n : 1, sizeof *heap);
     int rc = 0;
@@ -106,7 +106,7 @@ int tc_ovni_dump_trace(FILE *out, tc_ovni_stream_file *streams, size_t n,
         rec = (tc_ovni_dump_record){TC_OVNI_REC_STREAM, f->rel, NULL, f->big_endian,
                                     f->has_json ? &f->meta : NULL};
         if (f->has_obs)
-            tc_ovni_dump_line(&w, &rec);
+            tc_ovni_dump(&w, &rec);
         char why[200];
         source *s = &src[i];
         s->index = i;
@@ -133,7 +133,7 @@ int tc_ovni_dump_trace(FILE *out, tc_ovni_stream_file *streams, size_t n,
     while (live) {
         source *s = heap[0];
         rec = (tc_ovni_dump_record){TC_OVNI_REC_EVENT, s->rel, &s->ev, 0, NULL};
-        tc_ovni_dump_line(&w, &rec);
+        tc_ovni_dump(&w, &rec);
         if (!tc_ovni_stream_next(s->s, &s->ev))
             heap[0] = heap[--live];
         sift_down(heap, live, 0);

@@ -7,6 +7,7 @@
 
 #include "../common/diag.h"
 #include "../common/input.h"
+#include "ovni.h"
 
 typedef struct tc_ovni_opts {
     int no_models;         /* skip the model layer */
@@ -19,11 +20,6 @@ typedef struct tc_ovni_opts {
  * (uint64_t)-1 with err set when the directory cannot be read. */
 uint64_t tc_ovni_check_trace(const char *dir, tc_diag_sink *d, const tc_ovni_opts *o, char *err,
                              size_t errlen);
-
-/* One stream file read on its own (detected by content): a binary stream
- * (with the model layer, without metadata) or metadata. */
-struct tc_parse_ctx;
-void tc_ovni_parse_file(tc_reader *r, const struct tc_parse_ctx *ctx);
 
 /* Whether dir holds a stream.json anywhere below (to depth 16). */
 int tc_ovni_is_trace_dir(const char *dir);

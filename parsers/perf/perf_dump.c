@@ -48,7 +48,7 @@ static void dump_record(tc_jsonl *w, const tc_perf_event *ev)
     tc_jl_end(w);
 }
 
-void tc_perf_dump_event(tc_jsonl *w, const tc_perf_event *ev)
+void tc_perf_dump(tc_jsonl *w, const tc_perf_event *ev)
 {
     switch (ev->kind) {
     case TC_PERF_EV_START:

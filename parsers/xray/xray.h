@@ -95,14 +95,14 @@ int tc_xray_sniff(const uint8_t *p, size_t n);
 int tc_xray_basic_sniff(const uint8_t *p, size_t n);
 
 /* Validates the trace read from r, reporting into ctx->diags and passing each
- * record to ctx->on_event. tc_xray_parse reads an FDR trace or a basic-mode
- * log, as its header says; tc_xray_parse_fdr (--format xray) reads FDR
+ * record to ctx->on_event. tc_xray_parse_any reads an FDR trace or a basic-mode
+ * log, as its header says; tc_xray_parse (--format xray) reads FDR
  * traces only and reports a basic-mode header as XRAY-HEADER-BASIC-MODE;
- * tc_xray_parse_basic (--format xray-basic) reads basic-mode logs only and
+ * tc_xray_basic_parse (--format xray-basic) reads basic-mode logs only and
  * reports an FDR header as XRAY-HEADER-TYPE. */
+void tc_xray_parse_any(tc_reader *r, const tc_parse_ctx *ctx);
 void tc_xray_parse(tc_reader *r, const tc_parse_ctx *ctx);
-void tc_xray_parse_fdr(tc_reader *r, const tc_parse_ctx *ctx);
-void tc_xray_parse_basic(tc_reader *r, const tc_parse_ctx *ctx);
+void tc_xray_basic_parse(tc_reader *r, const tc_parse_ctx *ctx);
 
 /* Name of an action or metadata kind, for messages and dumps. */
 const char *tc_xray_action_name(unsigned action);

@@ -1,4 +1,4 @@
-/* The basic-mode reader (xray_basic.c), called by xray_parser.c once the
+/* The basic-mode reader (xray_basic_reader.c), called by xray_reader.c once the
  * header has said type 0, version 1 to 3, and has been checked and emitted. */
 #ifndef TC_XRAY_BASIC_H
 #define TC_XRAY_BASIC_H

@@ -4,6 +4,6 @@
 #include "../common/dump.h"
 #include "xray.h"
 
-void tc_xray_dump_event(tc_jsonl *w, const tc_xray_event *e);
+void tc_xray_dump(tc_jsonl *w, const tc_xray_event *e);
 
 #endif

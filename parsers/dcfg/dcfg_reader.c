@@ -1,7 +1,8 @@
 /*
- * The DCFG walk (Doc §2): the top-level object, the three id tables, the
- * processes with their images and edges. Values are checked as they are
- * read (rulings 3-6); what the cross-checks need is kept in the dcfg_doc.
+ * The DCFG reader: tc_dcfg_parse reads the document, cross-checks it and
+ * dumps it. The walk (Doc §2): the top-level object, the three id tables,
+ * the processes with their images and edges. Values are checked as they are
+ * read (rulings 3-6); what the cross-checks need is kept in the tc_dcfg_doc.
  * Keys may come in any order (Doc §1.2.4), so nothing here depends on it.
  */
 #include <inttypes.h>
@@ -9,12 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dcfg.h"
 #include "dcfg_common.h"
+#include "dcfg_dump.h"
 #include "dcfg_table.h"
 
 #define KEY(t, s) ((t)->len == sizeof(s) - 1 && !memcmp((t)->text, s, sizeof(s) - 1))
 
-static void unknown_key(dcfg_rd *rd, const tc_json_token *k, const char *where)
+static void unknown_key(tc_dcfg_rd *rd, const tc_json_token *k, const char *where)
 {
     if (tc_rule_enabled(rd->doc->d, TC_RULE_DCFG_UNKNOWN_KEY))
         tc_json_report(rd->j, k, TC_RULE_DCFG_UNKNOWN_KEY,
@@ -22,7 +25,7 @@ static void unknown_key(dcfg_rd *rd, const tc_json_token *k, const char *where)
                        where, k->text);
 }
 
-static int oom(dcfg_rd *rd, const tc_json_token *t)
+static int oom(tc_dcfg_rd *rd, const tc_json_token *t)
 {
     (void)t;
     tc_diag_fail(rd->doc->d, "out of memory holding the graph");
@@ -45,7 +48,7 @@ static char *dup_text(const tc_json_token *t)
 
 typedef struct named_ctx {
     const char *id_col, *name_col;
-    dcfg_named row;
+    tc_dcfg_named row;
     int ok;
     int which; /* 0 files, 1 edge types, 2 special nodes */
 } named_ctx;
@@ -66,19 +69,19 @@ static const char *const edge_types_inter[] = {
 static int edge_kind(const char *s)
 {
     if (!strcmp(s, "ENTRY"))
-        return DCFG_ET_ENTRY;
+        return TC_DCFG_ET_ENTRY;
     if (!strcmp(s, "EXIT"))
-        return DCFG_ET_EXIT;
+        return TC_DCFG_ET_EXIT;
     for (size_t i = 0; i < sizeof edge_types_inter / sizeof *edge_types_inter; i++)
         if (!strcmp(s, edge_types_inter[i]))
-            return DCFG_ET_INTER;
+            return TC_DCFG_ET_INTER;
     for (size_t i = 0; i < sizeof edge_types_other / sizeof *edge_types_other; i++)
         if (!strcmp(s, edge_types_other[i]))
-            return DCFG_ET_OTHER;
-    return DCFG_ET_UNKNOWN_NAME;
+            return TC_DCFG_ET_OTHER;
+    return TC_DCFG_ET_UNKNOWN_NAME;
 }
 
-static void named_begin(dcfg_rd *rd, void *u, const dcfg_loc *at)
+static void named_begin(tc_dcfg_rd *rd, void *u, const tc_dcfg_loc *at)
 {
     (void)rd;
     named_ctx *c = u;
@@ -88,7 +91,7 @@ static void named_begin(dcfg_rd *rd, void *u, const dcfg_loc *at)
     c->ok = 1;
 }
 
-static int named_cell(dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t)
+static int named_cell(tc_dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t)
 {
     named_ctx *c = u;
     if (col == 0) {
@@ -97,17 +100,17 @@ static int named_cell(dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t
             c->row.id = (uint32_t)id;
         else
             c->ok = 0;
-        return dcfg_skip(rd, t);
+        return tc_dcfg_skip(rd, t);
     }
-    if (!dcfg_expect(rd, t, TC_JSON_STRING, c->name_col))
-        return dcfg_skip(rd, t);
+    if (!tc_dcfg_expect(rd, t, TC_JSON_STRING, c->name_col))
+        return tc_dcfg_skip(rd, t);
     if (c->which == 1) {
         c->row.kind = edge_kind(t->text);
-        if (c->row.kind == DCFG_ET_UNKNOWN_NAME) {
+        if (c->row.kind == TC_DCFG_ET_UNKNOWN_NAME) {
             tc_json_report(rd->j, t, TC_RULE_DCFG_EDGE_TYPE_NAME,
                            "edge type \"%s\" is not a known edge type; read as intra-routine",
                            t->text);
-            c->row.kind = DCFG_ET_OTHER;
+            c->row.kind = TC_DCFG_ET_OTHER;
         }
     } else if (c->which == 2) {
         c->row.kind = !strcmp(t->text, "START") ? 1 : !strcmp(t->text, "END") ? 2 : 0;
@@ -123,17 +126,17 @@ static int named_cell(dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t
     return 1;
 }
 
-static void named_end(dcfg_rd *rd, void *u, unsigned seen, int complete)
+static void named_end(tc_dcfg_rd *rd, void *u, unsigned seen, int complete)
 {
     (void)seen;
     named_ctx *c = u;
-    dcfg_doc *doc = rd->doc;
+    tc_dcfg_doc *doc = rd->doc;
     if (!complete || !c->ok)
         return;
-    dcfg_named *slot;
-    int pushed = c->which == 0   ? DCFG_PUSH(doc->files, slot)
-                 : c->which == 1 ? DCFG_PUSH(doc->edge_types, slot)
-                                 : DCFG_PUSH(doc->specials, slot);
+    tc_dcfg_named *slot;
+    int pushed = c->which == 0   ? TC_DCFG_PUSH(doc->files, slot)
+                 : c->which == 1 ? TC_DCFG_PUSH(doc->edge_types, slot)
+                                 : TC_DCFG_PUSH(doc->specials, slot);
     if (!pushed) {
         rd->failed = doc->broken = 1;
         return;
@@ -142,31 +145,31 @@ static void named_end(dcfg_rd *rd, void *u, unsigned seen, int complete)
     c->row.name = NULL;
 }
 
-static int read_named(dcfg_rd *rd, const tc_json_token *t, int which)
+static int read_named(tc_dcfg_rd *rd, const tc_json_token *t, int which)
 {
-    static const dcfg_col cols[3][2] = {
+    static const tc_dcfg_col cols[3][2] = {
         {{"FILE_NAME_ID", 1}, {"FILE_NAME", 0}},
         {{"EDGE_TYPE_ID", 1}, {"EDGE_TYPE", 0}},
         {{"NODE_ID", 1}, {"NODE_NAME", 0}},
     };
     static const char *const names[3] = {"FILE_NAMES", "EDGE_TYPES", "SPECIAL_NODES"};
     named_ctx c = {cols[which][0].name, cols[which][1].name, {0}, 0, which};
-    dcfg_table tb = {names[which], cols[which], 2, named_begin, named_cell, named_end};
-    int rc = dcfg_read_table(rd, t, &tb, &c, NULL);
+    tc_dcfg_table tb = {names[which], cols[which], 2, named_begin, named_cell, named_end};
+    int rc = tc_dcfg_read_table(rd, t, &tb, &c, NULL);
     free(c.row.name);
     return rc;
 }
 
 /* ---- processes ---- */
 
-int dcfg_read_process_data(dcfg_rd *rd, const tc_json_token *t, dcfg_proc *p);
+int tc_dcfg_read_process_data(tc_dcfg_rd *rd, const tc_json_token *t, tc_dcfg_proc *p);
 
 typedef struct proc_ctx {
-    dcfg_proc p;
+    tc_dcfg_proc p;
     int ok;
 } proc_ctx;
 
-static void proc_begin(dcfg_rd *rd, void *u, const dcfg_loc *at)
+static void proc_begin(tc_dcfg_rd *rd, void *u, const tc_dcfg_loc *at)
 {
     (void)rd;
     proc_ctx *c = u;
@@ -175,7 +178,7 @@ static void proc_begin(dcfg_rd *rd, void *u, const dcfg_loc *at)
     c->ok = 1;
 }
 
-static int proc_cell(dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t)
+static int proc_cell(tc_dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t)
 {
     proc_ctx *c = u;
     if (col == 0) {
@@ -183,43 +186,43 @@ static int proc_cell(dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t)
             c->p.has_pid = 1;
         else
             c->ok = 0;
-        return dcfg_skip(rd, t);
+        return tc_dcfg_skip(rd, t);
     }
-    if (!dcfg_expect(rd, t, TC_JSON_OBJECT_BEGIN, "PROCESS_DATA"))
-        return dcfg_skip(rd, t);
-    return dcfg_read_process_data(rd, t, &c->p);
+    if (!tc_dcfg_expect(rd, t, TC_JSON_OBJECT_BEGIN, "PROCESS_DATA"))
+        return tc_dcfg_skip(rd, t);
+    return tc_dcfg_read_process_data(rd, t, &c->p);
 }
 
-void dcfg_proc_free(dcfg_proc *p);
+void tc_dcfg_proc_free(tc_dcfg_proc *p);
 
-static void proc_end(dcfg_rd *rd, void *u, unsigned seen, int complete)
+static void proc_end(tc_dcfg_rd *rd, void *u, unsigned seen, int complete)
 {
     (void)seen;
     proc_ctx *c = u;
-    dcfg_proc *slot;
-    if (!complete || !c->ok || !DCFG_PUSH(rd->doc->procs, slot)) {
-        dcfg_proc_free(&c->p);
+    tc_dcfg_proc *slot;
+    if (!complete || !c->ok || !TC_DCFG_PUSH(rd->doc->procs, slot)) {
+        tc_dcfg_proc_free(&c->p);
         return;
     }
     *slot = c->p;
     memset(&c->p, 0, sizeof c->p);
 }
 
-static int read_processes(dcfg_rd *rd, const tc_json_token *t)
+static int read_processes(tc_dcfg_rd *rd, const tc_json_token *t)
 {
-    static const dcfg_col cols[] = {{"PROCESS_ID", 1}, {"PROCESS_DATA", 0}};
+    static const tc_dcfg_col cols[] = {{"PROCESS_ID", 1}, {"PROCESS_DATA", 0}};
     proc_ctx c;
     memset(&c, 0, sizeof c);
-    dcfg_table tb = {"PROCESSES", cols, 2, proc_begin, proc_cell, proc_end};
-    int rc = dcfg_read_table(rd, t, &tb, &c, NULL);
+    tc_dcfg_table tb = {"PROCESSES", cols, 2, proc_begin, proc_cell, proc_end};
+    int rc = tc_dcfg_read_table(rd, t, &tb, &c, NULL);
     if (rd->failed)
-        dcfg_proc_free(&c.p); /* a row cut off by an error */
+        tc_dcfg_proc_free(&c.p); /* a row cut off by an error */
     return rc;
 }
 
 /* ---- the top level ---- */
 
-void dcfg_read(tc_reader *r, dcfg_doc *doc)
+void tc_dcfg_read(tc_reader *r, tc_dcfg_doc *doc)
 {
     tc_json *j = tc_json_new(r, doc->d);
     if (!j) {
@@ -227,30 +230,30 @@ void dcfg_read(tc_reader *r, dcfg_doc *doc)
         doc->broken = 1;
         return;
     }
-    dcfg_rd rd = {j, doc, 0};
+    tc_dcfg_rd rd = {j, doc, 0};
     tc_json_token t, k;
-    if (!dcfg_next(&rd, &t))
+    if (!tc_dcfg_next(&rd, &t))
         goto out;
     if (t.kind != TC_JSON_OBJECT_BEGIN) {
         tc_json_report(j, &t, TC_RULE_DCFG_TOP_OBJECT, "the document is %s, not an object",
                        t.kind == TC_JSON_ARRAY_BEGIN ? "an array" : "a scalar");
-        dcfg_skip(&rd, &t);
+        tc_dcfg_skip(&rd, &t);
         doc->broken = 1;
         goto out;
     }
     tc_json_token open = t;
     int stop = 0; /* a version tracecheck cannot read: syntax only */
-    while (dcfg_next(&rd, &k) && k.kind == TC_JSON_KEY) {
+    while (tc_dcfg_next(&rd, &k) && k.kind == TC_JSON_KEY) {
         char key[32];
         snprintf(key, sizeof key, "%.*s", (int)(k.len < 31 ? k.len : 31), k.text);
         size_t klen = k.len;
-        if (!dcfg_next(&rd, &t))
+        if (!tc_dcfg_next(&rd, &t))
             break;
         tc_json_token kk = k;
         kk.text = key;
         kk.len = klen;
         if (stop) {
-            dcfg_skip(&rd, &t);
+            tc_dcfg_skip(&rd, &t);
             continue;
         }
         if (KEY(&kk, "MAJOR_VERSION") || KEY(&kk, "MINOR_VERSION")) {
@@ -269,7 +272,7 @@ void dcfg_read(tc_reader *r, dcfg_doc *doc)
                     doc->minor = v;
                 }
             }
-            dcfg_skip(&rd, &t);
+            tc_dcfg_skip(&rd, &t);
         } else if (KEY(&kk, "FILE_NAMES")) {
             read_named(&rd, &t, 0);
         } else if (KEY(&kk, "EDGE_TYPES")) {
@@ -280,7 +283,7 @@ void dcfg_read(tc_reader *r, dcfg_doc *doc)
             read_processes(&rd, &t);
         } else {
             unknown_key(&rd, &k, "the top-level object");
-            dcfg_skip(&rd, &t);
+            tc_dcfg_skip(&rd, &t);
         }
     }
     if (!rd.failed) {
@@ -298,4 +301,19 @@ out:
     if (rd.failed)
         doc->broken = 1;
     tc_json_free(j);
+}
+
+/* ---- the entry point: read, cross-check, dump ---- */
+
+void tc_dcfg_parse(tc_reader *r, const tc_parse_ctx *ctx)
+{
+    tc_dcfg_doc doc = {0};
+    doc.d = ctx->diags;
+    doc.dump = ctx->on_event != NULL;
+    tc_dcfg_read(r, &doc);
+    if (!doc.broken)
+        tc_dcfg_check(&doc);
+    if (ctx->on_event)
+        tc_dcfg_dump_all(&doc, ctx->on_event, ctx->user);
+    tc_dcfg_doc_free(&doc);
 }

@@ -8,7 +8,7 @@
  * later versions put a BufferExtents(n) record before n bytes of records.
  *
  * The 32-byte header is read here for both of XRay's formats: a basic-mode
- * header (type 0, versions 1 to 3) hands the rest to xray_basic.c.
+ * header (type 0, versions 1 to 3) hands the rest to xray_basic_reader.c.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -1063,6 +1063,6 @@ static void parse(tc_reader *r, const tc_parse_ctx *ctx, read_mode mode)
     free(p);
 }
 
-void tc_xray_parse(tc_reader *r, const tc_parse_ctx *ctx) { parse(r, ctx, MODE_ANY); }
-void tc_xray_parse_fdr(tc_reader *r, const tc_parse_ctx *ctx) { parse(r, ctx, MODE_FDR); }
-void tc_xray_parse_basic(tc_reader *r, const tc_parse_ctx *ctx) { parse(r, ctx, MODE_BASIC); }
+void tc_xray_parse_any(tc_reader *r, const tc_parse_ctx *ctx) { parse(r, ctx, MODE_ANY); }
+void tc_xray_parse(tc_reader *r, const tc_parse_ctx *ctx) { parse(r, ctx, MODE_FDR); }
+void tc_xray_basic_parse(tc_reader *r, const tc_parse_ctx *ctx) { parse(r, ctx, MODE_BASIC); }

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "dcfg_mutate.h"
-#include "dcfg_trace.h"
+#include "dtrc_writer.h"
 
 const char dg_b64[64] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+-";
 

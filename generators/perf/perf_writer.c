@@ -1,6 +1,6 @@
 #include <string.h>
 
-#include "perf_write.h"
+#include "perf_writer.h"
 
 void perf_writer_init(perf_writer *w, const perf_config *cfg)
 {

@@ -4,7 +4,7 @@
 
 #include "dcfg_mutate.h"
 #include "../common/xalloc.h"
-#include "dcfg_write.h"
+#include "dcfg_writer.h"
 
 static void shuffle(uint32_t *a, uint32_t n, tc_rng *r)
 {
