@@ -70,6 +70,18 @@ const char *tc_compression_name(tc_compression c)
     }
 }
 
+const char *const tc_compression_suffixes[] = {".bz2", ".gz", ".zst", NULL};
+
+size_t tc_strip_compression_suffix(const char *name, size_t len)
+{
+    for (const char *const *s = tc_compression_suffixes; *s; s++) {
+        size_t k = strlen(*s);
+        if (len >= k && memcmp(name + len - k, *s, k) == 0)
+            return len - k;
+    }
+    return len;
+}
+
 static void fail(tc_input *in, int kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

@@ -41,4 +41,14 @@ void tc_input_close(tc_input *in);
 /* The compression a magic number announces (at least 4 bytes needed). */
 tc_compression tc_detect_compression(const unsigned char *p, size_t n);
 
+/* The file name suffixes of compressed inputs, in the order a file named
+ * after another is looked for (SDE writes .bz2), NULL-terminated. The
+ * content decides how an input is read; names use these where a format is
+ * told by its name (perf's .rtd.gz, a DCFG-trace's .trace.json.bz2). */
+extern const char *const tc_compression_suffixes[];
+
+/* The length of the first len bytes of name without the one compression
+ * suffix they end with, if any. */
+size_t tc_strip_compression_suffix(const char *name, size_t len);
+
 #endif

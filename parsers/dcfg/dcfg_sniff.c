@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "../common/input.h"
 #include "dcfg.h"
 
 static const char *find(const uint8_t *p, size_t n, const char *s)
@@ -16,30 +17,19 @@ static const char *find(const uint8_t *p, size_t n, const char *s)
     return NULL;
 }
 
-static int ends_with(const char *s, const char *suffix)
+static int ends_with(const char *s, size_t len, const char *suffix)
 {
-    size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && !memcmp(s + a - b, suffix, b);
+    size_t b = strlen(suffix);
+    return len >= b && !memcmp(s + len - b, suffix, b);
 }
 
 /* 1 ".dcfg.json", 2 ".trace.json" (also compressed), 0 neither. */
 static int by_name(const char *name)
 {
-    static const char *const comp[] = {"", ".bz2", ".gz", ".zst"};
-    char buf[32];
     if (!name)
         return 0;
-    for (size_t i = 0; i < sizeof comp / sizeof *comp; i++) {
-        strcpy(buf, ".dcfg.json");
-        strcat(buf, comp[i]);
-        if (ends_with(name, buf))
-            return 1;
-        strcpy(buf, ".trace.json");
-        strcat(buf, comp[i]);
-        if (ends_with(name, buf))
-            return 2;
-    }
-    return 0;
+    size_t len = tc_strip_compression_suffix(name, strlen(name));
+    return ends_with(name, len, ".dcfg.json") ? 1 : ends_with(name, len, ".trace.json") ? 2 : 0;
 }
 
 int tc_dcfg_sniff_kind(const uint8_t *p, size_t n, const char *name)

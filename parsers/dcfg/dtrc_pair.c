@@ -7,10 +7,6 @@
 #include "dtrc.h"
 #include "dtrc_pair.h"
 
-/* Compression suffixes, in the order a partner is looked for (Doc: none;
- * SDE writes .bz2; tracecheck reads these three). */
-static const char *const packed[] = {"", ".bz2", ".gz", ".zst"};
-
 static size_t ends_with(const char *s, size_t n, const char *tail)
 {
     size_t t = strlen(tail);
@@ -27,14 +23,7 @@ static size_t name_start(const char *path, size_t n)
 
 size_t tc_dtrc_trace_base(const char *path)
 {
-    size_t n = strlen(path);
-    for (size_t k = 1; k < sizeof packed / sizeof packed[0]; k++) {
-        size_t t = ends_with(path, n, packed[k]);
-        if (t) {
-            n -= t;
-            break;
-        }
-    }
+    size_t n = tc_strip_compression_suffix(path, strlen(path));
     size_t t = ends_with(path, n, ".trace.json");
     if (!t || n - t <= name_start(path, n - t))
         return 0;
@@ -54,8 +43,13 @@ int tc_dtrc_find_dcfg(const char *path, char *out, size_t outlen)
         return 0;
     size_t start = name_start(path, base);
     for (;;) {
-        for (size_t k = 0; k < sizeof packed / sizeof packed[0]; k++) {
-            int n = snprintf(out, outlen, "%.*s.dcfg.json%s", (int)base, path, packed[k]);
+        /* Uncompressed first, then each compression suffix (Doc: none;
+         * SDE writes .bz2). */
+        for (size_t k = 0;; k++) {
+            const char *suffix = k ? tc_compression_suffixes[k - 1] : "";
+            if (!suffix)
+                break;
+            int n = snprintf(out, outlen, "%.*s.dcfg.json%s", (int)base, path, suffix);
             if (n > 0 && (size_t)n < outlen && exists(out))
                 return 1;
         }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/input.h"
 #include "perf.h"
 #include "perf_msg.h"
 #include "perf_sm.h"
@@ -17,16 +18,10 @@ static int ends_with(const char *s, size_t len, const char *suffix)
 
 tc_perf_container tc_perf_container_of_name(const char *name)
 {
-    static const char *const comp[] = {".gz", ".bz2", ".zst"};
     if (!name)
         return TC_PERF_CONTAINER_BY_NAME;
-    size_t len = strlen(name);
     /* The name is judged without its compression suffix. */
-    for (size_t i = 0; i < sizeof comp / sizeof comp[0]; i++)
-        if (ends_with(name, len, comp[i])) {
-            len -= strlen(comp[i]);
-            break;
-        }
+    size_t len = tc_strip_compression_suffix(name, strlen(name));
     if (ends_with(name, len, ".rtd"))
         return TC_PERF_CONTAINER_RTD;
     if (ends_with(name, len, ".itc"))
