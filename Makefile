@@ -41,7 +41,8 @@ SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-
 LIBS := -lz -lbz2 -lzstd -lcjson -lm
 
 LIB_SRCS := $(sort $(wildcard parsers/common/*.c parsers/*/*.c generators/common/*.c \
-              generators/*/*.c reports/*.c conformance/runner/*.c))
+              generators/*/*.c reports/*.c conformance/runner/*.c \
+              conformance/adapters/*.c))
 CLI_SRCS := $(sort $(wildcard cli/*.c))
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 
+#include "../parsers/common/options.h"
 #include "tracecheck/tracecheck.h"
 
 int cmd_validate(int argc, char **argv);
@@ -15,27 +16,50 @@ int cmd_conformance(int argc, char **argv);
 /* Exit statuses (design: 0 valid, 1 findings, 2 usage or I/O error). */
 enum { EXIT_VALID = 0, EXIT_INVALID = 1, EXIT_TROUBLE = 2 };
 
+/* ---- the formats (formats.c) ---- */
+
 /* Parses a --format value; prints an error and returns TC_FORMAT__COUNT if bad. */
 tc_format cli_parse_format(const char *value, int allow_auto);
+
+/* getopt_long values of the formats' options, clear of every other option. */
+#define CLI_FORMAT_OPTION 0x400
+
+/* Appends the options the formats declare (parsers/common/formats.h) to
+ * longopts, which holds n entries and has room for cap, and ends it with
+ * the zero entry; returns the new count. */
+struct option;
+size_t cli_format_longopts(struct option *longopts, size_t n, size_t cap);
+
+/* Applies a format's option (a getopt_long value from CLI_FORMAT_OPTION)
+ * with its argument to opt. Returns 0, or EXIT_TROUBLE after a usage
+ * message naming cmd. */
+int cli_format_option(const char *cmd, int c, const char *arg, tc_options *opt);
+
+/* --help: the formats' options, one entry each. */
+void cli_format_options_help(void);
+
+/* --help: COLUMN then BEFORE, every format's name and AFTER, wrapped with
+ * the following lines indented to the column. */
+void cli_help_formats(const char *column, const char *before, const char *after);
+void cli_help_wrapped(const char *column, const char *text);
 
 /* Prints "tracecheck CMD: message" to stderr and returns EXIT_TROUBLE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Parses an unsigned decimal with an optional K/M/G/T suffix (powers of 1024). */
-int cli_parse_size(const char *s, unsigned long long *out);
 
 /* The inputs named on the command line: files as given, "-" for standard
  * input, directories searched recursively (sorted, hidden entries skipped).
- * A named directory with a stream.json below it is one ovni trace, and so is
- * a directory met in the search that is named "ovni" or holds loom.* ones. */
+ * A directory that a format takes as one trace (an ovni trace: a named
+ * directory with a stream.json below it; one met in the search that also
+ * is named "ovni" or holds loom.* ones) is one input. */
 typedef struct cli_paths {
     char **items;
     size_t count, cap;
 } cli_paths;
 
-/* Expands directories into inputs (docs/design.md, "Inputs"); with
- * dirs_are_traces (--format ovni) a named directory is one trace. */
-int cli_expand_paths(cli_paths *out, char **args, int nargs, int dirs_are_traces);
+/* Expands directories into inputs (docs/design.md, "Inputs"); with format
+ * (--format) one whose traces are directories, a named directory is one. */
+int cli_expand_paths(cli_paths *out, char **args, int nargs, tc_format format);
 void cli_paths_free(cli_paths *p);
 
 #endif

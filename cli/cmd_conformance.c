@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "../conformance/runner/conformance.h"
-#include "../conformance/runner/dqr.h"
+#include "../conformance/adapters/dqr.h"
 #include "../conformance/runner/impl.h"
 #include "../conformance/runner/tool_version.h"
 #include "../reports/conformance_report.h"
@@ -258,7 +258,7 @@ static const known_tool known_tools[] = {
     {"ovnisort", "ovnisort", "{file}", TC_FORMAT_OVNI,
      "not an ovni case: ovnisort reads ovni traces only", 1,
      "libovni is not packaged in Debian; see docs/ovni-tools.md", "{dir}/ovniver"},
-    /* From a properties file in a scratch directory (conformance/runner/dqr.h). */
+    /* From a properties file in a scratch directory (conformance/adapters/dqr.h). */
     {"dqr", "dqr", TC_DQR_ARGS, TC_FORMAT_PERF,
      "not a perf case: dqr reads SiFive perf data only", 1,
      "SiFive's trace-decoder is not packaged in Debian; see docs/dqr.md", "{program} -v"},

@@ -7,7 +7,6 @@
 #include "../parsers/common/check.h"
 #include "../reports/report.h"
 #include "cli.h"
-#include "perf_opts.h"
 
 static void help(void)
 {
@@ -17,29 +16,29 @@ static void help(void)
          "schema for every implementation, 64-bit values as decimal strings\n"
          "(spec/canonical-dump.md). Findings go to standard error as with validate;\n"
          "the dump goes on after errors wherever the parser can.\n"
-         "\n"
-         "  -f, --format FORMAT  auto (default), xray, xray-basic, perf, dcfg,\n"
-         "                       dcfg-trace, ovni\n"
-         "  -o, --output FILE    write the dump to FILE instead of standard output\n"
-         "      --pedantic       also report pedantic notes\n"
-         "      --no-models      ovni: skip the model layer\n"
-         CLI_PERF_HELP
-         "  -h, --help           this help\n"
+         "");
+    cli_help_formats("  -f, --format FORMAT  ", "auto (default), ", "");
+    puts("  -o, --output FILE    write the dump to FILE instead of standard output\n"
+         "      --pedantic       also report pedantic notes");
+    cli_format_options_help();
+    puts("  -h, --help           this help\n"
          "\n"
          "Exit status: as validate (0 valid, 1 findings, 2 usage or I/O error).");
 }
 
 int cmd_dump(int argc, char **argv)
 {
-    static const struct option longopts[] = {
+    static const struct option options[] = {
         {"format", required_argument, NULL, 'f'},
         {"output", required_argument, NULL, 'o'},
         {"pedantic", no_argument, NULL, 'p'},
-        {"no-models", no_argument, NULL, 'M'},
         {"help", no_argument, NULL, 'h'},
-        CLI_PERF_LONGOPTS,
         {NULL, 0, NULL, 0},
     };
+    struct option longopts[sizeof options / sizeof options[0] + 64];
+    memcpy(longopts, options, sizeof options);
+    cli_format_longopts(longopts, sizeof options / sizeof options[0] - 1,
+                        sizeof longopts / sizeof longopts[0]);
     tc_options opt = TC_OPTIONS_INIT;
     const char *output = NULL;
     int c;
@@ -52,16 +51,13 @@ int cmd_dump(int argc, char **argv)
             break;
         case 'o': output = optarg; break;
         case 'p': opt.pedantic = 1; break;
-        case 'M': opt.no_models = 1; break;
         case 'h': help(); return 0;
-        case CLI_OPT_SRCBITS:
-        case CLI_OPT_PERF_CHANNEL:
-        case CLI_OPT_PERF_MARKER:
-        case CLI_OPT_CONTAINER:
-            if (cli_perf_option("dump", c, optarg, &opt) != 0)
+        default:
+            if (c < CLI_FORMAT_OPTION)
+                return cli_usage_error("dump", "bad option");
+            if (cli_format_option("dump", c, optarg, &opt) != 0)
                 return EXIT_TROUBLE;
             break;
-        default: return cli_usage_error("dump", "bad option");
         }
     }
     if (optind != argc - 1)

@@ -1,9 +1,9 @@
 /* tracecheck validate: every input through its parser, findings to one or
- * more reports (docs/reports.md). DCFG-traces are checked against their
- * DCFG (spec/dcfg.md, rulings 13 and 20): the one given with --pair, or the
- * one found next to them by name. With -j N the inputs are checked in N
- * threads; their findings are kept and reported in input order, so the
- * reports do not depend on N. */
+ * more reports (docs/reports.md). An input of a format that takes a
+ * companion (a DCFG-trace: its DCFG, spec/dcfg.md, rulings 13 and 20) is
+ * checked against the one given with --pair, or the one found next to it by
+ * name. With -j N the inputs are checked in N threads; their findings are
+ * kept and reported in input order, so the reports do not depend on N. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <getopt.h>
@@ -16,28 +16,39 @@
 #include <unistd.h>
 
 #include "../parsers/common/check.h"
-#include "../parsers/dcfg/dtrc_pair.h"
 #include "../reports/report.h"
 #include "cli.h"
-#include "perf_opts.h"
 #include "progress.h"
+
+/* The format whose inputs --pair pairs: the first that takes a companion. */
+static const tc_format_ops *pairing_format(void)
+{
+    for (size_t i = 0; tc_format_at(i); i++)
+        if (tc_format_at(i)->companion)
+            return tc_format_at(i);
+    return NULL;
+}
 
 static void help(void)
 {
-    puts("usage: tracecheck validate [OPTIONS] PATH... [--pair DCFG TRACE...]...\n"
+    const tc_format_ops *pf = pairing_format();
+    printf("usage: tracecheck validate [OPTIONS] PATH...");
+    if (pf)
+        printf(" [--pair %s...]...", pf->companion->usage);
+    puts("\n"
          "\n"
          "Checks each input against its format's rules and reports every finding as\n"
          "  PATH:OFFSET: error: RULE-ID: message with the offending values\n"
-         "with the context (buffer, thread) on the line below and a summary at the end.\n"
-         "\n"
-         "  -f, --format FORMAT  auto (default: detect by content), xray,\n"
-         "                       xray-basic, perf, dcfg, dcfg-trace, ovni\n"
-         "      --pair DCFG      check the DCFG-traces named after it (up to the next\n"
-         "                       --pair) against DCFG: the DCFG is validated and reported\n"
-         "                       under its own name, then each trace gets the DTRC-PAIR-*\n"
-         "                       checks (process, thread, edges, joins, instruction counts)\n"
-         "      --no-pair        no automatic pairing (below)\n"
-         "      --report KIND    text (default), json, junit (JUnit XML), sarif (SARIF\n"
+         "with the context (buffer, thread) on the line below and a summary at the end.\n");
+    cli_help_formats("  -f, --format FORMAT  ", "auto (default: detect by content), ", "");
+    if (pf) {
+        char column[64];
+        snprintf(column, sizeof column, "--pair %.*s", (int)strcspn(pf->companion->usage, " "),
+                 pf->companion->usage);
+        printf("      %-16s %s", column, pf->companion->help_option);
+        puts("      --no-pair        no automatic pairing (below)");
+    }
+    puts("      --report KIND    text (default), json, junit (JUnit XML), sarif (SARIF\n"
          "                       2.1.0) or tap (TAP 14); repeatable or comma-separated\n"
          "                       with --report-dir, else one kind (docs/reports.md)\n"
          "  -o, --output FILE    write the report to FILE instead of standard output\n"
@@ -52,33 +63,31 @@ static void help(void)
          "                       when N > 1)\n"
          "      --pedantic       also report pedantic notes (non-zero reserved bytes ...)\n"
          "      --max-repeats N  findings of one rule shown per input (default 20); the\n"
-         "                       rest are counted and summarised\n"
-         "      --no-models      ovni: skip the model layer (ovni's own events)\n"
-         CLI_PERF_HELP
-         "      --color WHEN     auto (default: on a terminal), always, never\n"
+         "                       rest are counted and summarised");
+    cli_format_options_help();
+    puts("      --color WHEN     auto (default: on a terminal), always, never\n"
          "      --rule-summary WHEN  text: the per-rule summary before the summary line:\n"
          "                       auto (default: with -q, or past 20 findings), always,\n"
          "                       never (the other reports always carry it)\n"
          "  -q, --quiet          text: no finding lines, only the per-rule summary and\n"
          "                       the summary line\n"
-         "  -h, --help           this help\n"
-         "\n"
-         "PATH is a file, - for standard input, or a directory: an ovni trace when a\n"
-         "stream.json lies below it, when it holds loom.* directories or is named ovni,\n"
-         "or with --format ovni; else it is searched recursively for inputs (files and\n"
+         "  -h, --help           this help\n");
+    printf("PATH is a file, - for standard input, or a directory: ");
+    for (size_t i = 0, n = 0; tc_format_at(i); i++)
+        if (tc_format_at(i)->dir)
+            printf("%s%s", n++ ? "; or " : "", tc_format_at(i)->dir->help);
+    puts("; else it is searched recursively for inputs (files and\n"
          "such traces), and finding none is an error.\n"
-         "gzip, bzip2 and zstd inputs are decompressed on the fly.\n"
-         "Automatic pairing: a DCFG-trace NAME.trace.json (or .trace.json.bz2, .gz, .zst)\n"
-         "without --pair is checked against NAME.dcfg.json (or .bz2, .gz, .zst) when that\n"
-         "file exists, else against the DCFG found by dropping the last dot-separated\n"
-         "parts of NAME one at a time (log_0.T1.trace.json.bz2 -> log_0.dcfg.json.bz2).\n"
-         "A DCFG that is also an input is validated once.\n"
-         "Every report ends with a summary per rule: how many inputs broke it, how many\n"
-         "findings, where the first few are (most severe, then most frequent first).\n"
-         "Exit status: 0 every input valid (warnings allowed), 1 at least one\n"
-         "error-severity finding, 2 usage or I/O error (a --pair DCFG that cannot be\n"
-         "read included).\n"
-         "Rules: 'tracecheck rules', docs/rules/.");
+         "gzip, bzip2 and zstd inputs are decompressed on the fly.");
+    if (pf)
+        fputs(pf->companion->help, stdout);
+    printf("Every report ends with a summary per rule: how many inputs broke it, how many\n"
+           "findings, where the first few are (most severe, then most frequent first).\n"
+           "Exit status: 0 every input valid (warnings allowed), 1 at least one\n"
+           "error-severity finding, 2 usage or I/O error (a --pair %.*s that cannot be\n"
+           "read included).\n"
+           "Rules: 'tracecheck rules', docs/rules/.\n",
+           pf ? (int)strcspn(pf->companion->usage, " ") : 4, pf ? pf->companion->usage : "file");
 }
 
 static double now(void)
@@ -90,34 +99,34 @@ static double now(void)
 
 /* ---- pairing plan ---- */
 
-/* A DCFG that traces are paired with. */
-typedef struct dcfg_slot {
+/* A companion that inputs are paired with (a DCFG for its DCFG-traces). */
+typedef struct comp_slot {
     char *path;
     int has_id;
     dev_t dev;
     ino_t ino;
     int planned;  /* a job validates it (it is validated once) */
     int loaded;   /* that job has finished: its model may be used */
-    size_t users; /* traces still to check against it */
+    size_t users; /* inputs still to check against it */
     int given;    /* named with --pair (its failure to open is a usage matter) */
-    tc_dcfg_model *model;
-} dcfg_slot;
+    tc_companion comp; /* comp.pairing: the format of the inputs paired with it */
+} comp_slot;
 
 /* One input after directory expansion. */
 typedef struct item {
-    int pair;     /* slot of its DCFG, or -1 */
+    int pair;     /* slot of its companion, or -1 */
     int explicit; /* paired by --pair */
     int slot;     /* the slot this input is, or -1 */
 } item;
 
 typedef struct plan {
-    dcfg_slot *slots;
+    comp_slot *slots;
     size_t nslots, capslots;
     item *items;
     size_t nitems, capitems;
 } plan;
 
-static int same_file(const dcfg_slot *s, const char *path)
+static int same_file(const comp_slot *s, const char *path)
 {
     struct stat st;
     if (s->has_id && stat(path, &st) == 0)
@@ -133,8 +142,9 @@ static int find_slot(const plan *p, const char *path)
     return -1;
 }
 
-/* The slot of the DCFG at path, added when new; -1 when out of memory. */
-static int slot_for(plan *p, const char *path, int given)
+/* The slot of the companion at path of inputs of format pairing, added
+ * when new; -1 when out of memory. */
+static int slot_for(plan *p, const char *path, int given, const tc_format_ops *pairing)
 {
     int i = find_slot(p, path);
     if (i >= 0) {
@@ -143,13 +153,13 @@ static int slot_for(plan *p, const char *path, int given)
     }
     if (p->nslots == p->capslots) {
         size_t cap = p->capslots ? p->capslots * 2 : 8;
-        dcfg_slot *s = realloc(p->slots, cap * sizeof *s);
+        comp_slot *s = realloc(p->slots, cap * sizeof *s);
         if (!s)
             return -1;
         p->slots = s;
         p->capslots = cap;
     }
-    dcfg_slot *s = &p->slots[p->nslots];
+    comp_slot *s = &p->slots[p->nslots];
     memset(s, 0, sizeof *s);
     if (!(s->path = strdup(path)))
         return -1;
@@ -160,6 +170,7 @@ static int slot_for(plan *p, const char *path, int given)
         s->ino = st.st_ino;
     }
     s->given = given;
+    s->comp = (tc_companion){pairing, s->path, NULL};
     return (int)p->nslots++;
 }
 
@@ -183,28 +194,30 @@ static int add_items(plan *p, size_t n, int pair)
 static void plan_free(plan *p)
 {
     for (size_t i = 0; i < p->nslots; i++) {
+        tc_companion_free(&p->slots[i].comp);
         free(p->slots[i].path);
-        tc_dcfg_model_free(p->slots[i].model);
     }
     free(p->slots);
     free(p->items);
 }
 
-/* Automatic pairing, then which inputs are DCFGs of the plan. */
+/* Automatic pairing, then which inputs are companions of the plan. */
 static int complete_plan(plan *p, const cli_paths *paths, int autopair, const tc_options *opt)
 {
     tc_check_opts copts = {.options = opt};
-    char dcfg[4096];
+    char companion[4096];
+    const tc_format_ops *f;
     for (size_t i = 0; autopair && i < paths->count; i++) {
         item *it = &p->items[i];
-        if (it->pair < 0 && tc_dtrc_find_dcfg(paths->items[i], dcfg, sizeof dcfg) &&
-            tc_dtrc_is_trace(paths->items[i], &copts) && (it->pair = slot_for(p, dcfg, 0)) < 0)
+        if (it->pair < 0 &&
+            (f = tc_companion_find(paths->items[i], &copts, companion, sizeof companion)) &&
+            (it->pair = slot_for(p, companion, 0, f)) < 0)
             return -1;
     }
     for (size_t i = 0; i < paths->count; i++) {
         item *it = &p->items[i];
         if ((it->slot = find_slot(p, paths->items[i])) >= 0)
-            it->pair = -1; /* a DCFG is not a trace to pair */
+            it->pair = -1; /* a companion is not an input to pair */
         else if (it->pair >= 0)
             p->slots[it->pair].users++;
     }
@@ -212,13 +225,13 @@ static int complete_plan(plan *p, const cli_paths *paths, int autopair, const tc
 }
 /* ---- the jobs ---- */
 
-enum { RUN_CHECK, RUN_LOAD_DCFG, RUN_PAIRED };
+enum { RUN_CHECK, RUN_LOAD_COMPANION, RUN_PAIRED };
 
 /* One input to check and report, in report order, and its outcome. */
 typedef struct job {
     const char *path;
     int mode;
-    dcfg_slot *slot;
+    comp_slot *slot;
     int explicit;          /* paired by --pair */
     int rc, paired, had_model;
     tc_summary sum;
@@ -232,7 +245,7 @@ typedef struct jobs {
     size_t n, cap;
 } jobs;
 
-static int add_job(jobs *j, const char *path, int mode, dcfg_slot *slot, int explicit)
+static int add_job(jobs *j, const char *path, int mode, comp_slot *slot, int explicit)
 {
     if (j->n == j->cap) {
         size_t cap = j->cap ? j->cap * 2 : 64;
@@ -246,17 +259,17 @@ static int add_job(jobs *j, const char *path, int mode, dcfg_slot *slot, int exp
     return 0;
 }
 
-/* Every input in order; a DCFG is validated where it is first needed, as
+/* Every input in order; a companion is validated where it is first needed, as
  * an input of its own or before its first trace. */
 static int make_jobs(jobs *j, plan *p, const cli_paths *paths)
 {
     for (size_t i = 0; i < paths->count; i++) {
         const item *it = &p->items[i];
-        dcfg_slot *s = it->slot >= 0 ? &p->slots[it->slot] : it->pair >= 0 ? &p->slots[it->pair]
+        comp_slot *s = it->slot >= 0 ? &p->slots[it->slot] : it->pair >= 0 ? &p->slots[it->pair]
                                                                           : NULL;
         if (s && !s->planned) {
             s->planned = 1;
-            if (add_job(j, s->path, RUN_LOAD_DCFG, s, 0) != 0)
+            if (add_job(j, s->path, RUN_LOAD_COMPANION, s, 0) != 0)
                 return -1;
         }
         if (it->slot < 0 &&
@@ -280,19 +293,19 @@ static void run_job(job *jb, const tc_options *base, void (*on_diag)(void *, con
         copts.progress = cli_progress_update;
         copts.progress_user = progress;
     }
-    dcfg_slot *slot = jb->slot;
-    if (jb->mode == RUN_LOAD_DCFG) {
-        jb->rc = tc_dtrc_load_dcfg(jb->path, &copts, &slot->model, &jb->sum, jb->err,
-                                   sizeof jb->err);
+    comp_slot *slot = jb->slot;
+    if (jb->mode == RUN_LOAD_COMPANION) {
+        jb->rc = tc_companion_load(&slot->comp, &copts, &jb->sum, jb->err, sizeof jb->err);
         if (jb->rc == 2) {
             size_t n = strlen(jb->err);
-            snprintf(jb->err + n, sizeof jb->err - n, " (the DCFG %s)",
+            snprintf(jb->err + n, sizeof jb->err - n, " (the %s %s)",
+                     tc_format_ops_for(slot->comp.pairing->companion->format)->title,
                      slot->given ? "given with --pair" : "paired by name");
         }
     } else if (jb->mode == RUN_PAIRED) {
-        jb->had_model = slot->model != NULL;
-        jb->rc = tc_dtrc_check_paired(jb->path, slot->model, slot->path, &copts, &jb->sum,
-                                      &jb->paired, jb->err, sizeof jb->err);
+        jb->had_model = slot->comp.model != NULL;
+        jb->rc = tc_check_paired(jb->path, &slot->comp, &copts, &jb->sum, &jb->paired, jb->err,
+                                 sizeof jb->err);
     } else {
         jb->rc = tc_check_path(jb->path, &copts, &jb->sum, jb->err, sizeof jb->err);
     }
@@ -300,15 +313,14 @@ static void run_job(job *jb, const tc_options *base, void (*on_diag)(void *, con
         cli_progress_end(progress);
 }
 
-/* After a job: its DCFG's model may be used (a load) or freed (the last
+/* After a job: its companion's model may be used (a load) or freed (the last
  * trace of it). Under the pool's lock when there is one. */
 static void job_finished(job *jb)
 {
-    if (jb->mode == RUN_LOAD_DCFG) {
+    if (jb->mode == RUN_LOAD_COMPANION) {
         jb->slot->loaded = 1;
     } else if (jb->mode == RUN_PAIRED && --jb->slot->users == 0) {
-        tc_dcfg_model_free(jb->slot->model);
-        jb->slot->model = NULL;
+        tc_companion_free(&jb->slot->comp);
     }
     jb->done = 1;
 }
@@ -323,8 +335,8 @@ typedef struct runner {
 static void account(runner *u, const job *jb)
 {
     if (jb->mode == RUN_PAIRED && jb->explicit && jb->had_model && !jb->paired && jb->rc != 2)
-        fprintf(stderr, "tracecheck: %s is not a DCFG-trace (%s): not paired with %s\n",
-                jb->path,
+        fprintf(stderr, "tracecheck: %s is not a %s (%s): not paired with %s\n", jb->path,
+                jb->slot->comp.pairing->title,
                 jb->sum.format == TC_FORMAT_AUTO ? "no known format"
                                                  : tc_format_name(jb->sum.format),
                 jb->slot->path);
@@ -373,7 +385,7 @@ static void *worker(void *arg)
     pthread_mutex_lock(&p->lock);
     while (p->next < p->j->n) {
         job *jb = &p->j->v[p->next++];
-        /* Jobs are taken in order and a DCFG's load comes before its
+        /* Jobs are taken in order and a companion's load comes before its
          * traces, so the load is already under way in another worker. */
         while (jb->mode == RUN_PAIRED && !jb->slot->loaded)
             pthread_cond_wait(&p->changed, &p->lock);
@@ -532,11 +544,11 @@ static int run(char **args, const int *group, int nargs, const char **pairs, int
     int *pslot = calloc((size_t)npairs + 1, sizeof *pslot);
     int trouble = !pslot;
     for (int k = 0; !trouble && k < npairs; k++)
-        trouble = (pslot[k] = slot_for(&p, pairs[k], 1)) < 0;
+        trouble = (pslot[k] = slot_for(&p, pairs[k], 1, pairing_format())) < 0;
     /* One argument at a time, so that each input keeps its --pair. */
     for (int i = 0; !trouble && i < nargs; i++) {
         size_t before = paths.count;
-        if (cli_expand_paths(&paths, &args[i], 1, opt->format == TC_FORMAT_OVNI))
+        if (cli_expand_paths(&paths, &args[i], 1, opt->format))
             u.status = EXIT_TROUBLE;
         trouble = add_items(&p, paths.count - before, group[i] >= 0 ? pslot[group[i]] : -1) != 0;
     }
@@ -570,7 +582,7 @@ static int run(char **args, const int *group, int nargs, const char **pairs, int
 
 int cmd_validate(int argc, char **argv)
 {
-    static const struct option longopts[] = {
+    static const struct option options[] = {
         {"format", required_argument, NULL, 'f'},
         {"pair", required_argument, NULL, 'P'},
         {"no-pair", no_argument, NULL, 'N'},
@@ -582,14 +594,16 @@ int cmd_validate(int argc, char **argv)
         {"output", required_argument, NULL, 'o'},
         {"pedantic", no_argument, NULL, 'p'},
         {"max-repeats", required_argument, NULL, 'm'},
-        {"no-models", no_argument, NULL, 'M'},
         {"color", required_argument, NULL, 'c'},
         {"colour", required_argument, NULL, 'c'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
-        CLI_PERF_LONGOPTS,
         {NULL, 0, NULL, 0},
     };
+    struct option longopts[sizeof options / sizeof options[0] + 64];
+    memcpy(longopts, options, sizeof options);
+    cli_format_longopts(longopts, sizeof options / sizeof options[0] - 1,
+                        sizeof longopts / sizeof longopts[0]);
     tc_options opt = TC_OPTIONS_INIT;
     outputs o = {.color = "auto", .jobs = 1};
     int c, autopair = 1;
@@ -644,7 +658,7 @@ int cmd_validate(int argc, char **argv)
         case 'D': o.report_dir = optarg; break;
         case 'U': o.docs_uri = optarg; break;
         case 'j':
-            if (cli_parse_size(optarg, &n) != 0 || n == 0 || n > 256) {
+            if (tc_parse_size(optarg, &n) != 0 || n == 0 || n > 256) {
                 status = cli_usage_error("validate", "-j needs a number of threads from 1 to 256");
                 goto done;
             }
@@ -664,9 +678,8 @@ int cmd_validate(int argc, char **argv)
             break;
         case 'o': o.output = optarg; break;
         case 'p': opt.pedantic = 1; break;
-        case 'M': opt.no_models = 1; break;
         case 'm':
-            if (cli_parse_size(optarg, &n) != 0 || n == 0 || n > 1000000) {
+            if (tc_parse_size(optarg, &n) != 0 || n == 0 || n > 1000000) {
                 status = cli_usage_error("validate",
                                          "--max-repeats needs a number from 1 to 1000000");
                 goto done;
@@ -685,14 +698,14 @@ int cmd_validate(int argc, char **argv)
             help();
             status = EXIT_VALID;
             goto done;
-        case CLI_OPT_SRCBITS:
-        case CLI_OPT_PERF_CHANNEL:
-        case CLI_OPT_PERF_MARKER:
-        case CLI_OPT_CONTAINER:
-            if (cli_perf_option("validate", c, optarg, &opt) != 0)
+        default:
+            if (c < CLI_FORMAT_OPTION) {
+                status = cli_usage_error("validate", "bad option");
+                goto done;
+            }
+            if (cli_format_option("validate", c, optarg, &opt) != 0)
                 goto done; /* status is EXIT_TROUBLE */
             break;
-        default: status = cli_usage_error("validate", "bad option"); goto done;
         }
     }
     for (; optind < argc; optind++) { /* after "--" */
@@ -708,9 +721,12 @@ int cmd_validate(int argc, char **argv)
         status = cli_usage_error("validate", "no input given");
         goto done;
     }
-    if (npairs && opt.format != TC_FORMAT_AUTO && opt.format != TC_FORMAT_DCFG_TRACE) {
-        status = cli_usage_error("validate", "--pair pairs DCFG-traces: it needs --format auto "
-                                 "or dcfg-trace, not %s", tc_format_name(opt.format));
+    const tc_format_ops *forced = tc_format_ops_for(opt.format);
+    if (npairs && (!pairing_format() || (forced && forced != pairing_format()))) {
+        const tc_format_ops *pf = pairing_format();
+        status = pf ? cli_usage_error("validate", "--pair pairs %ss: it needs --format auto or "
+                                      "%s, not %s", pf->title, pf->name, forced->name)
+                    : cli_usage_error("validate", "--pair: no format takes a companion");
         goto done;
     }
     if (o.report_dir && o.output) {
@@ -722,7 +738,8 @@ int cmd_validate(int argc, char **argv)
         status = cli_usage_error("validate", "several --report kinds need --report-dir");
         goto done;
     }
-    autopair &= opt.format == TC_FORMAT_AUTO || opt.format == TC_FORMAT_DCFG_TRACE;
+    /* A format given leaves automatic pairing to its own inputs. */
+    autopair &= !forced || forced->companion != NULL;
     status = run(args, group, nargs, pairs, npairs, autopair, &opt, &o);
 done:
     free(args);

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../parsers/ovni/ovni_trace.h"
+#include "../parsers/common/formats.h"
 #include "cli.h"
 
 static int push(cli_paths *p, const char *path)
@@ -30,11 +30,26 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Found by a search: an ovni trace with at least one stream. */
-static int looks_like_trace(const char *dir, const char *name)
+/* Met in a search: a directory that a format takes as one trace. */
+static int found_trace(const char *dir)
 {
-    (void)name;
-    return tc_ovni_has_layout(dir) && tc_ovni_is_trace_dir(dir);
+    for (size_t i = 0; tc_format_at(i); i++)
+        if (tc_format_at(i)->dir && tc_format_at(i)->dir->found(dir))
+            return 1;
+    return 0;
+}
+
+/* Named on the command line: a directory that the format given, or a
+ * format that claims it, takes as one trace. */
+static int named_trace(const char *dir, tc_format format)
+{
+    const tc_format_ops *f = tc_format_ops_for(format);
+    if (f && f->dir)
+        return 1;
+    for (size_t i = 0; tc_format_at(i); i++)
+        if (tc_format_at(i)->dir && tc_format_at(i)->dir->named(dir))
+            return 1;
+    return 0;
 }
 
 static int walk(cli_paths *p, const char *dir, int depth)
@@ -65,7 +80,7 @@ static int walk(cli_paths *p, const char *dir, int depth)
         snprintf(full, len, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/",
                  names.items[i]);
         struct stat st;
-        if (stat(full, &st) == 0 && S_ISDIR(st.st_mode) && looks_like_trace(full, names.items[i]))
+        if (stat(full, &st) == 0 && S_ISDIR(st.st_mode) && found_trace(full))
             rc |= push(p, full); /* one input: the checks span its streams */
         else if (stat(full, &st) == 0 && S_ISDIR(st.st_mode))
             rc |= walk(p, full, depth + 1);
@@ -77,25 +92,28 @@ static int walk(cli_paths *p, const char *dir, int depth)
     return rc;
 }
 
-int cli_expand_paths(cli_paths *out, char **args, int nargs, int dirs_are_traces)
+int cli_expand_paths(cli_paths *out, char **args, int nargs, tc_format format)
 {
     int rc = 0;
     for (int i = 0; i < nargs; i++) {
         struct stat st;
         int dir = strcmp(args[i], "-") != 0 && stat(args[i], &st) == 0 && S_ISDIR(st.st_mode);
-        /* A directory named on the command line is one trace when it has
-         * streams, the ovni layout (an empty trace is then reported as such)
-         * or --format ovni says so; otherwise it is searched. */
-        if (!dir || dirs_are_traces || tc_ovni_is_trace_dir(args[i]) ||
-            tc_ovni_has_layout(args[i])) {
+        /* A directory named on the command line is one trace when a format
+         * claims it (ovni: it has streams, or the ovni layout, and an empty
+         * trace is then reported as such) or --format names one whose
+         * traces are directories; otherwise it is searched. */
+        if (!dir || named_trace(args[i], format)) {
             rc |= push(out, args[i]); /* files, "-", and names that fail later with a reason */
             continue;
         }
         size_t before = out->count;
         rc |= walk(out, args[i], 0);
         if (out->count == before && rc == 0) {
-            fprintf(stderr, "tracecheck: %s: no input found in this directory (no file, and no "
-                            "ovni trace with a stream.json)\n", args[i]);
+            fprintf(stderr, "tracecheck: %s: no input found in this directory (no file", args[i]);
+            for (size_t k = 0, n = 0; tc_format_at(k); k++)
+                if (tc_format_at(k)->dir)
+                    fprintf(stderr, "%s%s", n++ ? ", or no " : ", and no ", tc_format_at(k)->dir->what);
+            fputs(")\n", stderr);
             rc = -1;
         }
     }

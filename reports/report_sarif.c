@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../parsers/common/formats.h"
 #include "report_writers.h"
 
 /* Where the documentation is: the source tree by default (set by
@@ -52,21 +53,6 @@ static const char *level(tc_severity s)
     case TC_WARNING: return "warning";
     default: return "note";
     }
-}
-
-/* The page of docs/rules/ a rule is on ("TC" rules are on every page; the
- * first is named). */
-static const char *page(const tc_rule_info *r)
-{
-    if (!strcmp(r->family, "PERF"))
-        return "perf";
-    if (!strcmp(r->family, "DCFG"))
-        return "dcfg";
-    if (!strcmp(r->family, "DTRC"))
-        return "dcfg-trace";
-    if (!strcmp(r->family, "OVNI"))
-        return "ovni";
-    return "xray";
 }
 
 static void docs_uri(FILE *f, const sarif_writer *w, const char *rest)
@@ -135,7 +121,7 @@ static void rule(FILE *f, const sarif_writer *w, const tc_rule_info *r)
     text(f, "fullDescription", r->explanation);
     fputs(",\"helpUri\":", f);
     char rest[300];
-    snprintf(rest, sizeof rest, "docs/rules/%s.md#%s\"", page(r), r->id);
+    snprintf(rest, sizeof rest, "docs/rules/%s.md#%s\"", tc_rule_page(r), r->id);
     docs_uri(f, w, rest);
     fprintf(f, ",\"defaultConfiguration\":{\"level\":\"%s\"},\"properties\":{\"severity\":\"%s\","
                "\"reference\":",

@@ -1,14 +1,16 @@
 /*
  * The conformance runner's pair cases (conformance/runner/pair.h): which
- * file names make a pair, the loader's checks of a pair directory and of
- * "dump": false, and a pair validated together (the trace's process must be
- * in the DCFG, so a finding shows that the DCFG was read first).
+ * file names make a pair (the formats' names, as detection judges them),
+ * the loader's checks of a pair directory and of "dump": false, and a pair
+ * validated together (tc_check_pair: the trace's process must be in the
+ * DCFG, so a finding shows that the DCFG was read first).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../conformance/runner/conformance.h"
 #include "../conformance/runner/pair.h"
+#include "../parsers/common/check.h"
 #include "ot.h"
 #include "suites.h"
 
@@ -39,34 +41,43 @@ static char *trace_text(int pid)
         pid);
 }
 
+static int dcfg_name(const char *name) { return tc_format_ops_for(TC_FORMAT_DCFG)->by_name(name); }
+
+static int trace_name(const char *name)
+{
+    return tc_format_ops_for(TC_FORMAT_DCFG_TRACE)->by_name(name);
+}
+
 static void test_names(void)
 {
-    CU_ASSERT(tc_conf_pair_name("prog.dcfg.json", 'd'));
-    CU_ASSERT(tc_conf_pair_name("prog.dcfg.json.bz2", 'd'));
-    CU_ASSERT(tc_conf_pair_name("a.trace.json.zst", 't'));
-    CU_ASSERT(tc_conf_pair_name("a.trace.json.gz", 't'));
-    CU_ASSERT(!tc_conf_pair_name("prog.trace.json", 'd'));
-    CU_ASSERT(!tc_conf_pair_name("prog.dcfg.json", 't'));
-    CU_ASSERT(!tc_conf_pair_name(".dcfg.json", 'd')); /* no name before the suffix */
-    CU_ASSERT(!tc_conf_pair_name("prog.dcfg.jsonx", 'd'));
-    CU_ASSERT(!tc_conf_pair_name("prog.dcfg.json.xz", 'd'));
+    CU_ASSERT(dcfg_name("prog.dcfg.json"));
+    CU_ASSERT(dcfg_name("prog.dcfg.json.bz2"));
+    CU_ASSERT(trace_name("a.trace.json.zst"));
+    CU_ASSERT(trace_name("a.trace.json.gz"));
+    CU_ASSERT(!dcfg_name("prog.trace.json"));
+    CU_ASSERT(!trace_name("prog.dcfg.json"));
+    CU_ASSERT(!dcfg_name("prog.dcfg.jsonx"));
+    CU_ASSERT(!dcfg_name("prog.dcfg.json.xz"));
+    CU_ASSERT(!dcfg_name("prog.dcfg.json.gz.bz2")); /* one compression suffix */
+    CU_ASSERT(tc_format_ops_for(TC_FORMAT_DCFG_TRACE)->companion->format == TC_FORMAT_DCFG);
 }
 
 static void test_find(void)
 {
+    const tc_format_ops *f = tc_format_ops_for(TC_FORMAT_DCFG_TRACE);
     char *dir = td_new("pair"), *d, *t, err[300];
     td_write(dir, "p.dcfg.json", DCFG, strlen(DCFG));
-    CU_ASSERT_EQUAL(tc_conf_pair_find(dir, &d, &t, err, sizeof err), -1); /* no trace */
+    CU_ASSERT_EQUAL(tc_conf_pair_find(dir, f, &d, &t, err, sizeof err), -1); /* no trace */
     CU_ASSERT_PTR_NULL(d);
-    CU_ASSERT(strstr(err, "*.trace.json") != NULL);
+    CU_ASSERT(strstr(err, "no DCFG-trace") != NULL);
     td_write(dir, "p.trace.json.bz2", "x", 1);
-    CU_ASSERT_EQUAL(tc_conf_pair_find(dir, &d, &t, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(tc_conf_pair_find(dir, f, &d, &t, err, sizeof err), 0);
     CU_ASSERT(d && strstr(d, "/p.dcfg.json"));
     CU_ASSERT(t && strstr(t, "/p.trace.json.bz2"));
     free(d);
     free(t);
     td_write(dir, "q.dcfg.json", DCFG, strlen(DCFG)); /* a second DCFG */
-    CU_ASSERT_EQUAL(tc_conf_pair_find(dir, &d, &t, err, sizeof err), -1);
+    CU_ASSERT_EQUAL(tc_conf_pair_find(dir, f, &d, &t, err, sizeof err), -1);
     CU_ASSERT(d == NULL && t == NULL);
     free(dir);
 }
@@ -96,7 +107,7 @@ static int check(int pid, seen *s)
     opt.user = s;
     tc_check_opts c = {.options = &opt};
     memset(s, 0, sizeof *s);
-    int rc = tc_conf_pair_check(dp, tp, &c, err, sizeof err);
+    int rc = tc_check_pair(tc_format_ops_for(TC_FORMAT_DCFG_TRACE), dp, tp, &c, err, sizeof err);
     free(dp);
     free(tp);
     free(tr);
@@ -137,8 +148,8 @@ static void test_load(void)
     CU_ASSERT_EQUAL(s.count, 1);
     if (s.count == 1) {
         CU_ASSERT(s.cases[0].input_is_dir);
-        CU_ASSERT(s.cases[0].pair_dcfg && strstr(s.cases[0].pair_dcfg, "p.dcfg.json"));
-        CU_ASSERT(s.cases[0].pair_trace && strstr(s.cases[0].pair_trace, "p.trace.json"));
+        CU_ASSERT(s.cases[0].pair_companion && strstr(s.cases[0].pair_companion, "p.dcfg.json"));
+        CU_ASSERT(s.cases[0].pair_input && strstr(s.cases[0].pair_input, "p.trace.json"));
         CU_ASSERT(!s.cases[0].no_dump);
     }
     tc_conf_suite_free(&s);

@@ -22,7 +22,7 @@ static const char *expand(const char *root, char **args, int nargs)
 {
     static char buf[4096];
     cli_paths p = {0};
-    int rc = cli_expand_paths(&p, args, nargs, 0);
+    int rc = cli_expand_paths(&p, args, nargs, TC_FORMAT_AUTO);
     CHECK(rc == 0, "cli_expand_paths returned %d", rc);
     size_t h = 0, rl = strlen(root);
     buf[0] = '\0';
@@ -141,7 +141,7 @@ static void test_inputs_check(void)
     td_write(root, "x/stream.obs", "ovni\1\0\0\0", 8);
     cli_paths p = {0};
     char *args[] = {root};
-    CU_ASSERT_EQUAL(cli_expand_paths(&p, args, 1, 0), 0);
+    CU_ASSERT_EQUAL(cli_expand_paths(&p, args, 1, TC_FORMAT_AUTO), 0);
     CU_ASSERT_EQUAL(p.count, 1);
     ot_result r = {0};
     if (p.count == 1) {
@@ -166,7 +166,7 @@ static void test_empty_named(void)
 
     cli_paths p = {0};
     char *args[] = {layout};
-    CU_ASSERT_EQUAL(cli_expand_paths(&p, args, 1, 0), 0);
+    CU_ASSERT_EQUAL(cli_expand_paths(&p, args, 1, TC_FORMAT_AUTO), 0);
     CU_ASSERT_EQUAL(p.count, 1);
     ot_result r = {0};
     if (p.count == 1) {
@@ -178,10 +178,10 @@ static void test_empty_named(void)
     ot_free(&r);
 
     char *bargs[] = {b1};
-    CU_ASSERT_NOT_EQUAL(cli_expand_paths(&p, bargs, 1, 0), 0); /* nothing found */
+    CU_ASSERT_NOT_EQUAL(cli_expand_paths(&p, bargs, 1, TC_FORMAT_AUTO), 0); /* nothing found */
     CU_ASSERT_EQUAL(p.count, 0);
     cli_paths_free(&p);
-    CU_ASSERT_EQUAL(cli_expand_paths(&p, bargs, 1, 1), 0); /* --format ovni: one trace */
+    CU_ASSERT_EQUAL(cli_expand_paths(&p, bargs, 1, TC_FORMAT_OVNI), 0); /* --format ovni: one trace */
     CU_ASSERT_EQUAL(p.count, 1);
     cli_paths_free(&p);
     free(layout);

@@ -1,8 +1,8 @@
 /*
  * Loading the suite: cases/VERSION, then every cases/<group>/<name>.expect.json
  * with its input and optional expected dump. The input is the file
- * <name>.<ext>, or the directory <name>/ (an ovni trace: a case that is a
- * whole tree; or a DCFG-trace with its DCFG, pair.h). The expectation is
+ * <name>.<ext>, or the directory <name>/ (a trace that is a whole tree,
+ * such as ovni's; or an input with its companion, pair.h). The expectation is
  * checked against the catalogue as it is read, so a case that names an
  * unknown rule or contradicts its own class (a y_ case with errors) never
  * runs.
@@ -155,9 +155,11 @@ static int read_expectation(tc_conf_case *c, const char *text)
                        TC_CONF_EXPECT_VERSION);
 
     const char *format = get_string(o, "format");
-    if (!format || (c->format = tc_format_from_name(format)) == TC_FORMAT__COUNT)
-        bad += problem(path, "\"format\" must name a format (auto, xray, xray-basic, perf, "
-                             "dcfg, dcfg-trace, ovni)");
+    if (!format || (c->format = tc_format_from_name(format)) == TC_FORMAT__COUNT) {
+        char names[512];
+        tc_format_names(names, sizeof names, ", ");
+        bad += problem(path, "\"format\" must name a format (auto, %s)", names);
+    }
 
     const char *verdict = get_string(o, "verdict");
     if (verdict && !strcmp(verdict, "accept"))
@@ -250,8 +252,8 @@ static void case_free(tc_conf_case *c)
     free(c->dump_path);
     free(c->ruling);
     free(c->first_error_file);
-    free(c->pair_dcfg);
-    free(c->pair_trace);
+    free(c->pair_companion);
+    free(c->pair_input);
     free(c->description);
     free(c->source);
     tc_conf_rules_free(&c->errors);
@@ -322,15 +324,16 @@ static int load_group(tc_conf_suite *s, const char *dir, const char *group, size
         free(text);
         if (c.no_dump && c.dump_path)
             cbad += problem(c.dump_path, "the case says \"dump\": false");
-        if (c.input_is_dir && c.format == TC_FORMAT_DCFG_TRACE) {
-            /* A DCFG-trace with its DCFG: the pair is the input. */
+        const tc_format_ops *f = tc_format_ops_for(c.format);
+        if (c.input_is_dir && f && f->companion) {
+            /* An input with its companion: the pair is the input. */
             char perr[300];
-            if (tc_conf_pair_find(c.input, &c.pair_dcfg, &c.pair_trace, perr, sizeof perr))
+            if (tc_conf_pair_find(c.input, f, &c.pair_companion, &c.pair_input, perr, sizeof perr))
                 cbad += problem(c.input, "%s", perr);
-        } else if (c.input_is_dir && c.format != TC_FORMAT_AUTO && c.format != TC_FORMAT_OVNI) {
-            cbad += problem(c.expect_path, "the input is a directory, which only an ovni trace "
-                                           "(\"format\": \"ovni\" or \"auto\") or a DCFG-trace "
-                                           "with its DCFG (\"dcfg-trace\") is");
+        } else if (c.input_is_dir && f && !f->dir) {
+            cbad += problem(c.expect_path, "the input is a directory, which only a trace of a "
+                                           "format whose traces are directories (or of \"auto\") "
+                                           "or an input with its companion is");
         }
         for (size_t k = 0; k < s->count; k++)
             if (!strcmp(s->cases[k].name, name))

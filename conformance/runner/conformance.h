@@ -59,7 +59,7 @@ typedef struct tc_conf_case {
     char *id;          /* "xray/n_xray_v5_extents_past_eof": group/name */
     char *name;        /* "n_xray_v5_extents_past_eof" */
     char *group;       /* the directory under cases/: "xray", "common" */
-    char *input;       /* path of the input: a file, or a directory (an ovni trace) */
+    char *input;       /* path of the input: a file, or a directory (a trace, a pair) */
     int input_is_dir;  /* the input is a directory: cases/<group>/<name>/ */
     char *expect_path; /* path of NAME.expect.json */
     char *dump_path;   /* path of NAME.dump.jsonl; NULL when the case has none */
@@ -73,9 +73,10 @@ typedef struct tc_conf_case {
     const tc_rule_info *first_error_rule;
     uint64_t first_error_offset;
     char *first_error_file; /* directory cases: the file, relative to the case's directory */
-    /* A pair case (cases/dcfg-pair/<name>/, format dcfg-trace): the input
-     * directory's DCFG and DCFG-trace, validated together (pair.h). */
-    char *pair_dcfg, *pair_trace;
+    /* A pair case (a directory of a format that takes a companion, such as
+     * cases/dcfg-pair/<name>/ of format dcfg-trace): the directory's
+     * companion and input, validated together (pair.h). */
+    char *pair_companion, *pair_input;
     /* "dump": false: the case has no dump by design (a chunk of 1.6e19
      * edges); tracecheck validates it without writing one. */
     int no_dump;

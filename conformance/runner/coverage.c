@@ -16,11 +16,9 @@ static int implemented_family(const char *family)
 {
     if (!strcmp(family, "TC"))
         return 1;
-    for (int f = 0; f < TC_FORMAT__COUNT; f++) {
-        const tc_format_ops *ops = tc_format_ops_for((tc_format)f);
-        if (ops && !strcmp(ops->rule_family, family))
+    for (size_t i = 0; tc_format_at(i); i++)
+        if (!strcmp(tc_format_at(i)->rule_family, family))
             return 1;
-    }
     return 0;
 }
 

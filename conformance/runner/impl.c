@@ -20,9 +20,8 @@
 #include <unistd.h>
 
 #include "../../parsers/common/check.h"
-#include "dqr.h"
+#include "../adapters/dqr.h"
 #include "impl.h"
-#include "pair.h"
 #include "scratch.h"
 #include "trace_prefix.h"
 
@@ -56,7 +55,7 @@ static void on_diag(void *user, const tc_diag *d)
     const char *file = s->c->input_is_dir ? relative(s->c, d->input) : "-";
     /* A pair's files are read one after the other and the dump streams as
      * a file's does; only a trace directory merges its streams. */
-    if (d->severity == TC_ERROR && s->c->input_is_dir && !s->c->pair_dcfg) {
+    if (d->severity == TC_ERROR && s->c->input_is_dir && !s->c->pair_companion) {
         /* A trace's dump is written after all its checks: its prefix is
          * worked out from the findings' places at the end (trace_prefix.h). */
         tc_conf_finding *e = realloc(s->errors, (s->nerrors + 1) * sizeof *e);
@@ -91,11 +90,12 @@ static int tracecheck_body(void *arg)
     tc_check_opts copts = {.options = &opt, .dump = s.c->no_dump ? NULL : s.mem};
     char err[300] = "";
     tc_summary sum;
-    int rc = s.c->pair_dcfg
-                 ? tc_conf_pair_check(s.c->pair_dcfg, s.c->pair_trace, &copts, err, sizeof err)
+    int rc = s.c->pair_companion
+                 ? tc_check_pair(tc_format_ops_for(s.c->format), s.c->pair_companion,
+                                 s.c->pair_input, &copts, err, sizeof err)
                  : tc_check_path(s.c->input, &copts, &sum, err, sizeof err);
     fclose(s.mem);
-    if (s.c->input_is_dir && !s.c->pair_dcfg)
+    if (s.c->input_is_dir && !s.c->pair_companion)
         s.prefix = tc_conf_trace_prefix(s.buf, s.size, s.errors, s.nerrors);
     for (size_t i = 0; i < s.nerrors; i++)
         free((char *)s.errors[i].file);

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../common/generator.h"
 #include "../common/bytebuf.h"
 #include "../common/rng.h"
 
@@ -57,5 +58,8 @@ int dcfg_generate(const dcfg_gen_params *p, int violate, tc_rng *choices, dcfg_s
 
 /* The file names for a prefix (malloc'd; NULL when out of memory). */
 char *dcfg_gen_path(const char *prefix, int trace);
+
+/* The generator of DCFGs with their DCFG-traces as `tracecheck gen` drives it (dcfg_generator.c). */
+extern const tc_generator dcfg_generator;
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "../../parsers/common/rules.h"
+#include "../common/generator.h"
 #include "../common/bytebuf.h"
 #include "nexus_write.h" /* PERF_RTD, PERF_TEXT */
 #include "perf_model.h"  /* PERF_COUNT_* */
@@ -38,5 +39,8 @@ int perf_generate(const perf_gen_params *p, int violate, perf_sink sink, perf_ge
 /* The container used when none is asked for: Nexus, unless the rule
  * exists only in the text container. */
 int perf_default_container(int violate);
+
+/* The generator of SiFive perf data as `tracecheck gen` drives it (perf_generator.c). */
+extern const tc_generator perf_generator;
 
 #endif

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "../common/generator.h"
 #include "../../parsers/common/rules.h"
 #include "xray_synth.h"
 
@@ -25,5 +26,8 @@ int xray_generate(const xray_gen_params *p, int violate, tc_rng *choices, xray_s
 /* The version --violate picks when none is given: 5 if the rule exists in
  * version 5, else the highest version it exists in. */
 unsigned xray_default_version(int violate);
+
+/* The generator of FDR traces and basic-mode logs as `tracecheck gen` drives it (xray_generator.c). */
+extern const tc_generator xray_generator, xray_basic_generator;
 
 #endif

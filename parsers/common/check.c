@@ -1,10 +1,15 @@
+/* One path for every input: see check.h. */
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../ovni/ovni_trace.h"
 #include "check.h"
-#include "formats.h"
+
+static const tc_options *options_of(const tc_check_opts *c)
+{
+    static const tc_options defaults = TC_OPTIONS_INIT;
+    return c && c->options ? c->options : &defaults;
+}
 
 static void report_unknown_format(tc_diag_sink *d, const uint8_t *p, size_t n)
 {
@@ -20,115 +25,161 @@ static void report_unknown_format(tc_diag_sink *d, const uint8_t *p, size_t n)
                   hex, n > 8 ? " ..." : "", n);
 }
 
-typedef struct dump_state {
-    tc_jsonl w;
-    const tc_format_ops *ops;
-} dump_state;
+/* ---- one check, from its start to its outcome ---- */
+
+typedef struct check_run {
+    const tc_check_opts *c;
+    const tc_options *opt;
+    tc_input *in; /* NULL for a directory */
+    tc_diag_sink d;
+    tc_jsonl w;                 /* the canonical dump */
+    const tc_format_ops *dump;  /* whose dump the events are */
+} check_run;
+
+static void begin(check_run *u, tc_input *in, const char *name, const tc_check_opts *c)
+{
+    memset(u, 0, sizeof *u);
+    u->c = c;
+    u->opt = options_of(c);
+    u->in = in;
+    u->w.f = c ? c->dump : NULL;
+    if (in && c && c->progress) {
+        tc_reader *r = tc_input_reader(in);
+        r->progress = c->progress;
+        r->progress_user = c->progress_user;
+    }
+    tc_diag_init(&u->d, name, u->opt->max_repeats, u->opt->pedantic, u->opt->on_diag,
+                 u->opt->user);
+}
 
 static void dump_event(void *user, const void *event)
 {
-    dump_state *ds = user;
-    ds->ops->dump(&ds->w, event);
+    check_run *u = user;
+    u->dump->dump(&u->w, event);
+}
+
+/* What a parser of format f is given. */
+static tc_parse_ctx context(check_run *u, const tc_format_ops *f)
+{
+    u->dump = f;
+    return (tc_parse_ctx){.diags = &u->d, .on_event = u->w.f ? dump_event : NULL, .user = u,
+                          .no_models = u->opt->no_models, .options = u->opt};
+}
+
+/* The outcome: a compressed input is read to its end even when the parser
+ * stopped early, so that a corrupt stream is reported whatever the buffer
+ * sizes; then the counts, and the status. */
+static int end(check_run *u, tc_format f, uint64_t bytes, tc_summary *out, char *err,
+               size_t errlen)
+{
+    tc_reader *r = u->in ? tc_input_reader(u->in) : NULL;
+    if (r && tc_input_compression(u->in) != TC_COMP_NONE && !r->failed)
+        tc_skip(r, UINT64_MAX);
+    if (r && r->failed == TC_READ_DECOMPRESS_ERROR)
+        tc_report(&u->d, TC_RULE_INPUT_DECOMPRESS, r->fail_offset, 0, "%s", r->error);
+    tc_diag_finish(&u->d);
+    if (out) {
+        memset(out, 0, sizeof *out);
+        out->format = f;
+        out->bytes = r ? tc_pos(r) : bytes == UINT64_MAX ? 0 : bytes;
+        out->errors = u->d.errors;
+        out->warnings = u->d.warnings;
+        out->notes = u->d.notes;
+    }
+    if (r && r->failed == TC_READ_IO_ERROR) {
+        snprintf(err, errlen, "%s", r->error);
+        return 2;
+    }
+    if (!r && bytes == UINT64_MAX)
+        return 2; /* err says why */
+    if (u->d.failed[0]) {
+        snprintf(err, errlen, "%s", u->d.failed);
+        return 2;
+    }
+    return u->d.errors ? 1 : 0;
+}
+
+/* The format of an opened input by its first bytes and name. */
+static tc_format sniff(tc_input *in, const char *name)
+{
+    tc_reader *r = tc_input_reader(in);
+    const uint8_t *p = tc_need(r, TC_SNIFF_BYTES);
+    return tc_format_detect_named(r->cur, p ? TC_SNIFF_BYTES : tc_avail(r), name);
 }
 
 int tc_check_input(tc_input *in, const char *name, const tc_check_opts *c, tc_summary *out,
                    char *err, size_t errlen)
 {
-    static const tc_options defaults = TC_OPTIONS_INIT;
-    const tc_options *opt = c && c->options ? c->options : &defaults;
-    tc_reader *r = tc_input_reader(in);
-    if (c && c->progress) {
-        r->progress = c->progress;
-        r->progress_user = c->progress_user;
-    }
-    tc_diag_sink d;
-    tc_diag_init(&d, name, opt->max_repeats, opt->pedantic, opt->on_diag, opt->user);
-
-    tc_format format = opt->format;
-    if (format == TC_FORMAT_AUTO) {
-        const uint8_t *p = tc_need(r, TC_SNIFF_BYTES);
-        size_t n = p ? TC_SNIFF_BYTES : tc_avail(r);
-        format = tc_format_detect_named(r->cur, n, name);
-        if (format == TC_FORMAT_AUTO && r->failed != TC_READ_DECOMPRESS_ERROR)
-            report_unknown_format(&d, r->cur, n);
-    }
-    const tc_format_ops *ops = tc_format_ops_for(format);
-    if (format != TC_FORMAT_AUTO && !ops) {
+    tc_format format = options_of(c)->format;
+    const tc_format_ops *f = tc_format_ops_for(format);
+    if (format != TC_FORMAT_AUTO && !f) {
         snprintf(err, errlen, "the %s format is not built into this tracecheck",
                  tc_format_name(format));
         return 2;
     }
-    if (ops) {
-        dump_state ds = {.w = {.f = c ? c->dump : NULL}, .ops = ops};
-        tc_parse_ctx ctx = {.diags = &d, .on_event = ds.w.f ? dump_event : NULL, .user = &ds,
-                            .no_models = opt->no_models, .options = opt};
-        ops->parse(r, &ctx);
+    check_run u;
+    begin(&u, in, name, c);
+    tc_reader *r = tc_input_reader(in);
+    if (!f) {
+        f = tc_format_ops_for(sniff(in, name));
+        size_t n = tc_avail(r) < TC_SNIFF_BYTES ? tc_avail(r) : TC_SNIFF_BYTES;
+        if (!f && r->failed != TC_READ_DECOMPRESS_ERROR)
+            report_unknown_format(&u.d, r->cur, n);
     }
-    /* A compressed input is read to its end even when the parser stopped
-     * early, so that a corrupt stream is reported whatever the buffer sizes. */
-    if (tc_input_compression(in) != TC_COMP_NONE && !r->failed)
-        tc_skip(r, UINT64_MAX);
-    if (r->failed == TC_READ_DECOMPRESS_ERROR)
-        tc_report(&d, TC_RULE_INPUT_DECOMPRESS, r->fail_offset, 0, "%s", r->error);
-    tc_diag_finish(&d);
-
-    if (out) {
-        memset(out, 0, sizeof *out);
-        out->format = format;
-        out->bytes = tc_pos(r);
-        out->errors = d.errors;
-        out->warnings = d.warnings;
-        out->notes = d.notes;
+    if (f) {
+        tc_parse_ctx ctx = context(&u, f);
+        f->parse(r, &ctx);
     }
-    if (r->failed == TC_READ_IO_ERROR) {
-        snprintf(err, errlen, "%s", r->error);
-        return 2;
-    }
-    if (d.failed[0]) {
-        snprintf(err, errlen, "%s", d.failed);
-        return 2;
-    }
-    return d.errors ? 1 : 0;
+    return end(&u, f ? f->format : TC_FORMAT_AUTO, 0, out, err, errlen);
 }
 
-/* A directory: an ovni trace. */
+static int is_dir(const char *path)
+{
+    struct stat st;
+    return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* A directory: one trace of the format that has them and claims it (or of
+ * the format given). */
 static int check_dir(const char *path, const tc_check_opts *c, tc_summary *out, char *err,
                      size_t errlen)
 {
-    static const tc_options defaults = TC_OPTIONS_INIT;
-    const tc_options *opt = c && c->options ? c->options : &defaults;
-    if (opt->format != TC_FORMAT_AUTO && opt->format != TC_FORMAT_OVNI) {
-        snprintf(err, errlen, "is a directory (a %s input is a file)", tc_format_name(opt->format));
+    tc_format format = options_of(c)->format;
+    const tc_format_ops *f = NULL;
+    if (format != TC_FORMAT_AUTO) {
+        f = tc_format_ops_for(format);
+        if (!f || !f->dir) {
+            snprintf(err, errlen, "is a directory (a %s input is a file)", tc_format_name(format));
+            return 2;
+        }
+    }
+    for (size_t i = 0; !f && tc_format_at(i); i++)
+        if (tc_format_at(i)->dir && tc_format_at(i)->dir->named(path))
+            f = tc_format_at(i);
+    if (!f) {
+        size_t n = (size_t)snprintf(err, errlen, "is a directory with ");
+        for (size_t i = 0, k = 0; tc_format_at(i) && n < errlen; i++)
+            if (tc_format_at(i)->dir)
+                n += (size_t)snprintf(err + n, errlen - n, "%s%s", k++ ? "; " : "",
+                                      tc_format_at(i)->dir->absent);
+        for (size_t i = 0, k = 0; tc_format_at(i) && n < errlen; i++)
+            if (tc_format_at(i)->dir)
+                n += (size_t)snprintf(err + n, errlen - n, "%s--format %s", k++ ? ", or " :
+                                      " (name its files, or use ", tc_format_at(i)->name);
+        if (n < errlen)
+            snprintf(err + n, errlen - n, ")");
         return 2;
     }
-    if (opt->format == TC_FORMAT_AUTO && !tc_ovni_is_trace_dir(path) && !tc_ovni_has_layout(path)) {
-        snprintf(err, errlen, "is a directory with no stream.json below it and no loom.* "
-                              "directory, so no ovni trace (name its files, or use --format ovni)");
-        return 2;
-    }
-    tc_diag_sink d;
-    tc_diag_init(&d, path, opt->max_repeats, opt->pedantic, opt->on_diag, opt->user);
-    tc_ovni_opts o = {opt->no_models, c ? c->input : (tc_input_opts){0}, c ? c->dump : NULL};
-    uint64_t bytes = tc_ovni_check_trace(path, &d, &o, err, errlen);
-    tc_diag_finish(&d);
-    if (out) {
-        memset(out, 0, sizeof *out);
-        out->format = TC_FORMAT_OVNI;
-        out->bytes = bytes == UINT64_MAX ? 0 : bytes;
-        out->errors = d.errors;
-        out->warnings = d.warnings;
-        out->notes = d.notes;
-    }
-    if (bytes == UINT64_MAX)
-        return 2;
-    return d.errors ? 1 : 0;
+    check_run u;
+    begin(&u, NULL, path, c);
+    uint64_t bytes = f->dir->check(path, &u.d, u.opt, c, err, errlen);
+    return end(&u, f->format, bytes, out, err, errlen);
 }
 
 int tc_check_path(const char *path, const tc_check_opts *c, tc_summary *out, char *err,
                   size_t errlen)
 {
-    struct stat st;
-    if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    if (is_dir(path))
         return check_dir(path, c, out, err, errlen);
     tc_input *in = tc_input_open(path, c ? &c->input : NULL, err, errlen);
     if (!in)
@@ -137,6 +188,116 @@ int tc_check_path(const char *path, const tc_check_opts *c, tc_summary *out, cha
     tc_input_close(in);
     return status;
 }
+
+tc_format tc_detect_path(const char *path, const tc_check_opts *c)
+{
+    tc_format f = options_of(c)->format;
+    if (f != TC_FORMAT_AUTO)
+        return f;
+    char err[200];
+    tc_input *in = tc_input_open(path, c ? &c->input : NULL, err, sizeof err);
+    if (!in)
+        return TC_FORMAT_AUTO;
+    f = sniff(in, path);
+    tc_input_close(in);
+    return f;
+}
+
+/* ---- companions ---- */
+
+const tc_format_ops *tc_companion_find(const char *path, const tc_check_opts *c, char *out,
+                                       size_t outlen)
+{
+    for (size_t i = 0; tc_format_at(i); i++) {
+        const tc_format_ops *f = tc_format_at(i);
+        /* The name first: opening the input is the dearer test. */
+        if (f->companion && f->companion->find(path, out, outlen) &&
+            tc_detect_path(path, c) == f->format)
+            return f;
+    }
+    if (outlen)
+        out[0] = '\0';
+    return NULL;
+}
+
+int tc_companion_load(tc_companion *comp, const tc_check_opts *c, tc_summary *out, char *err,
+                      size_t errlen)
+{
+    const tc_format_ops *f = tc_format_ops_for(comp->pairing->companion->format);
+    comp->model = NULL;
+    if (out)
+        memset(out, 0, sizeof *out);
+    tc_input *in = tc_input_open(comp->path, c ? &c->input : NULL, err, errlen);
+    if (!in)
+        return 2;
+    /* Detected as validate would (content, then name): an input of the
+     * pairing format given as the companion would otherwise pass as a
+     * companion with nothing in it. */
+    tc_format found = sniff(in, comp->path);
+    if (found != TC_FORMAT_AUTO && found != f->format) {
+        snprintf(err, errlen, "is a %s (by its content or name), not a %s to pair %ss with",
+                 tc_format_name(found), f->title, comp->pairing->title);
+        tc_input_close(in);
+        return 2;
+    }
+    check_run u;
+    begin(&u, in, comp->path, c);
+    comp->model = f->model->load(tc_input_reader(in), &u.d);
+    int status = end(&u, f->format, 0, out, err, errlen);
+    tc_input_close(in);
+    if (status == 2)
+        tc_companion_free(comp);
+    return status;
+}
+
+void tc_companion_free(tc_companion *comp)
+{
+    if (comp->model)
+        tc_format_ops_for(comp->pairing->companion->format)->model->free(comp->model);
+    comp->model = NULL;
+}
+
+int tc_check_paired(const char *path, const tc_companion *comp, const tc_check_opts *c,
+                    tc_summary *out, int *paired, char *err, size_t errlen)
+{
+    if (paired)
+        *paired = 0;
+    if (!comp->model || is_dir(path))
+        return tc_check_path(path, c, out, err, errlen);
+    tc_input *in = tc_input_open(path, c ? &c->input : NULL, err, errlen);
+    if (!in)
+        return 2;
+    tc_format format = options_of(c)->format;
+    if ((format != TC_FORMAT_AUTO ? format : sniff(in, path)) != comp->pairing->format) {
+        int status = tc_check_input(in, path, c, out, err, errlen);
+        tc_input_close(in);
+        return status;
+    }
+    check_run u;
+    begin(&u, in, path, c);
+    tc_parse_ctx ctx = context(&u, comp->pairing);
+    comp->pairing->companion->parse_with(tc_input_reader(in), &ctx, comp->model, comp->path);
+    if (paired)
+        *paired = 1;
+    int status = end(&u, comp->pairing->format, 0, out, err, errlen);
+    tc_input_close(in);
+    return status;
+}
+
+int tc_check_pair(const tc_format_ops *pairing, const char *companion, const char *path,
+                  const tc_check_opts *c, char *err, size_t errlen)
+{
+    tc_companion comp = {pairing, companion, NULL};
+    int rc = tc_companion_load(&comp, c, NULL, err, errlen);
+    if (rc != 2) {
+        int rt = tc_check_paired(path, &comp, c, NULL, NULL, err, errlen);
+        rc = rt > rc ? rt : rc;
+    }
+    tc_companion_free(&comp);
+    return rc;
+}
+
+/* ---- the public entry points ---- */
 
 int tc_validate_file(const char *path, const tc_options *opt, tc_summary *out, char *errbuf,
                      size_t errlen)

@@ -1,75 +1,57 @@
+/* The registry of formats: one line per format (formats.h). */
+#include <stdio.h>
 #include <string.h>
 
-#include "../dcfg/dcfg.h"
-#include "../dcfg/dtrc.h"
-#include "../ovni/ovni.h"
-#include "../ovni/ovni_dump.h"
-#include "../ovni/ovni_trace.h"
-#include "../perf/perf.h"
-#include "../perf/perf_dump.h"
-#include "../xray/xray.h"
-#include "../xray/xray_dump.h"
 #include "formats.h"
 
-static void dump_xray(tc_jsonl *w, const void *event) { tc_xray_dump(w, event); }
-static void dump_ovni(tc_jsonl *w, const void *record) { tc_ovni_dump(w, record); }
-static void dump_dcfg(tc_jsonl *w, const void *rec) { tc_dcfg_dump(w, rec); }
-static void dump_perf(tc_jsonl *w, const void *event) { tc_perf_dump(w, event); }
+/* Every format, in the order listings show them (--help, tracecheck
+ * rules, the generators). Each descriptor is the format's own, in
+ * parsers/<folder>/<fmt>_format.c. */
+#define TC_FORMAT_REGISTRY(X)                                                                     \
+    X(tc_xray_format)                                                                             \
+    X(tc_xray_basic_format)                                                                       \
+    X(tc_perf_format)                                                                             \
+    X(tc_dcfg_format)                                                                             \
+    X(tc_dtrc_format)                                                                             \
+    X(tc_ovni_format)
 
-static int sniff_ovni(const uint8_t *p, size_t n)
-{
-    return tc_ovni_sniff_stream(p, n) || tc_ovni_sniff_metadata(p, n);
-}
+#define DECLARE(desc) extern const tc_format_ops desc;
+TC_FORMAT_REGISTRY(DECLARE)
+#undef DECLARE
 
-/* In the order detection tries them: precise magic numbers first (XRay's
- * header has none, only plausible version and type fields). */
-static const tc_format_ops formats[] = {
-    {TC_FORMAT_OVNI, "ovni", "OVNI", "ovni runtime trace (specification v3)", sniff_ovni,
-     tc_ovni_parse, dump_ovni},
-    /* DCFG and DCFG-trace: tc_format_detect_named() decides between the two
-     * (spec/dcfg.md, "Detection"); the DCFG-trace entry goes right below. */
-    {TC_FORMAT_DCFG, "dcfg", "DCFG", "Intel DCFG (format version 1)", tc_dcfg_sniff,
-     tc_dcfg_parse, dump_dcfg},
-    {TC_FORMAT_DCFG_TRACE, "dcfg-trace", "DTRC", "Intel DCFG-trace (format version 1)",
-     tc_dcfg_sniff_trace, tc_dtrc_parse, tc_dtrc_dump},
-    /* XRay: a basic-mode header (type 0, versions 1-3) first; everything
-     * else that looks like XRay is an FDR trace, or named as what it is not
-     * (XRAY-HEADER-BASIC-MODE, XRAY-HEADER-TYPE). One rule family. */
-    {TC_FORMAT_XRAY_BASIC, "xray-basic", "XRAY", "LLVM XRay basic-mode log (versions 1-3)",
-     tc_xray_basic_sniff, tc_xray_basic_parse, dump_xray},
-    {TC_FORMAT_XRAY, "xray", "XRAY", "LLVM XRay Flight Data Recorder trace (versions 1-5)",
-     tc_xray_sniff, tc_xray_parse, dump_xray},
-    /* No magic number: only its name (.rtd, .itc) or --format perf picks it
-     * (spec/perf.md, "Containers"). */
-    {TC_FORMAT_PERF, "perf", "PERF",
-     "SiFive trace performance data (ITC messages in a Nexus .rtd file or a text list)",
-     tc_perf_sniff, tc_perf_parse, dump_perf},
+static const tc_format_ops *const registry[] = {
+#define ENTRY(desc) &desc,
+    TC_FORMAT_REGISTRY(ENTRY)
+#undef ENTRY
 };
 
-static const char *const names[TC_FORMAT__COUNT] = {
-    [TC_FORMAT_AUTO] = "auto", [TC_FORMAT_XRAY] = "xray", [TC_FORMAT_PERF] = "perf",
-    [TC_FORMAT_DCFG] = "dcfg", [TC_FORMAT_DCFG_TRACE] = "dcfg-trace", [TC_FORMAT_OVNI] = "ovni",
-    [TC_FORMAT_XRAY_BASIC] = "xray-basic",
-};
+#define NFORMATS (sizeof registry / sizeof registry[0])
+
+const tc_format_ops *tc_format_at(size_t i) { return i < NFORMATS ? registry[i] : NULL; }
 
 const char *tc_format_name(tc_format f)
 {
-    return (unsigned)f < TC_FORMAT__COUNT ? names[f] : "unknown";
+    if (f == TC_FORMAT_AUTO)
+        return "auto";
+    const tc_format_ops *ops = tc_format_ops_for(f);
+    return ops ? ops->name : "unknown";
 }
 
 tc_format tc_format_from_name(const char *s)
 {
-    for (int f = 0; f < TC_FORMAT__COUNT; f++)
-        if (strcmp(names[f], s) == 0)
-            return (tc_format)f;
+    if (!strcmp(s, "auto"))
+        return TC_FORMAT_AUTO;
+    for (size_t i = 0; i < NFORMATS; i++)
+        if (!strcmp(registry[i]->name, s))
+            return registry[i]->format;
     return TC_FORMAT__COUNT;
 }
 
 const tc_format_ops *tc_format_ops_for(tc_format f)
 {
-    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
-        if (formats[i].format == f)
-            return &formats[i];
+    for (size_t i = 0; i < NFORMATS; i++)
+        if (registry[i]->format == f)
+            return registry[i];
     return NULL;
 }
 
@@ -77,20 +59,47 @@ tc_format tc_format_detect(const uint8_t *p, size_t n) { return tc_format_detect
 
 tc_format tc_format_detect_named(const uint8_t *p, size_t n, const char *name)
 {
-    /* Perf data has no content to tell it by: its name says it, whatever
-     * the bytes (an empty .itc file is perf data without messages). */
-    if (tc_perf_container_of_name(name) != TC_PERF_CONTAINER_BY_NAME)
-        return TC_FORMAT_PERF;
-    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
-        if (formats[i].format == TC_FORMAT_DCFG) {
-            /* DCFG and DCFG-trace look alike: content, then the name. */
-            int kind = tc_dcfg_sniff_kind(p, n, name);
-            if (kind)
-                return kind == 2 ? TC_FORMAT_DCFG_TRACE : TC_FORMAT_DCFG;
-            continue;
-        }
-        if (formats[i].sniff(p, n))
-            return formats[i].format;
-    }
+    /* The surest evidence first (formats.h, tc_detect_strength). */
+    for (int s = TC_DETECT_NAME; s <= TC_DETECT_PLAUSIBLE; s++)
+        for (size_t i = 0; i < NFORMATS; i++)
+            if ((int)registry[i]->strength == s && registry[i]->sniff(p, n, name))
+                return registry[i]->format;
     return TC_FORMAT_AUTO;
+}
+
+const tc_format_option *tc_format_option_find(const char *name)
+{
+    for (size_t i = 0; i < NFORMATS; i++)
+        for (const tc_format_option *o = registry[i]->options; o && o->name; o++)
+            if (!strcmp(o->name, name))
+                return o;
+    return NULL;
+}
+
+int tc_format_shows_rule(const tc_format_ops *f, const tc_rule_info *r)
+{
+    if (!f || !strcmp(r->family, "TC"))
+        return 1;
+    return !strcmp(r->family, f->rule_family) && (!f->has_rule || f->has_rule(r));
+}
+
+const char *tc_rule_page(const tc_rule_info *r)
+{
+    for (size_t i = 0; i < NFORMATS; i++)
+        if (!strcmp(registry[i]->rule_family, r->family))
+            return registry[i]->name;
+    return registry[0]->name;
+}
+
+void tc_format_names(char *buf, size_t size, const char *sep)
+{
+    size_t n = 0;
+    if (size)
+        buf[0] = '\0';
+    for (size_t i = 0; i < NFORMATS && n < size; i++) {
+        int k = snprintf(buf + n, size - n, "%s%s", i ? sep : "", registry[i]->name);
+        if (k < 0)
+            break;
+        n += (size_t)k;
+    }
 }

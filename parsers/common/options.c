@@ -1,15 +1,15 @@
 /* tc_options_set: the library's options by the names the program gives
  * them, so that a caller configures a buffer's check without knowing the
- * enum values. */
+ * enum values. The formats' own options are the formats' (formats.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracecheck/tracecheck.h"
+#include "formats.h"
+#include "options.h"
 
-/* A decimal or 0x-hexadecimal number from min to max; no sign, no spaces. */
-static int number(const char *s, unsigned long long min, unsigned long long max,
-                  unsigned long long *out)
+int tc_parse_number(const char *s, unsigned long long min, unsigned long long max,
+                    unsigned long long *out)
 {
     if (!s || !s[0] || s[0] == '-' || s[0] == '+' || s[0] == ' ')
         return -1;
@@ -25,6 +25,33 @@ static int number(const char *s, unsigned long long min, unsigned long long max,
     return 0;
 }
 
+int tc_parse_size(const char *s, unsigned long long *out)
+{
+    char *end;
+    errno = 0;
+    if (!*s || *s == '-')
+        return -1;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s)
+        return -1;
+    unsigned shift = 0;
+    switch (*end) {
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
+    case 't': case 'T': shift = 40; end++; break;
+    default: break;
+    }
+    if (*end == 'i' && shift)
+        end++;
+    if (*end == 'B' || *end == 'b')
+        end++;
+    if (*end || (shift && v > (~0ULL >> shift)))
+        return -1;
+    *out = v << shift;
+    return 0;
+}
+
 int tc_options_set(tc_options *opt, const char *key, const char *value)
 {
     unsigned long long v;
@@ -35,40 +62,18 @@ int tc_options_set(tc_options *opt, const char *key, const char *value)
         if (f == TC_FORMAT__COUNT)
             return -1;
         opt->format = f;
-    } else if (!strcmp(key, "container")) {
-        if (!strcmp(value, "rtd"))
-            opt->perf_container = TC_PERF_CONTAINER_RTD;
-        else if (!strcmp(value, "text"))
-            opt->perf_container = TC_PERF_CONTAINER_TEXT;
-        else
-            return -1;
-    } else if (!strcmp(key, "srcbits")) {
-        if (number(value, 0, 8, &v))
-            return -1;
-        opt->perf_srcbits = (unsigned)v;
-    } else if (!strcmp(key, "perf-channel")) {
-        if (number(value, 0, 31, &v))
-            return -1;
-        opt->perf_channel = (unsigned)v;
-    } else if (!strcmp(key, "perf-marker")) {
-        if (number(value, 0, 0xffffffffull, &v))
-            return -1;
-        opt->perf_marker = (uint32_t)v;
     } else if (!strcmp(key, "pedantic")) {
-        if (number(value, 0, 1, &v))
+        if (tc_parse_number(value, 0, 1, &v))
             return -1;
         opt->pedantic = (int)v;
-    } else if (!strcmp(key, "no-models")) {
-        if (number(value, 0, 1, &v))
-            return -1;
-        opt->no_models = (int)v;
     } else if (!strcmp(key, "max-repeats")) {
         /* 0 would silently mean the default of 20: not a value to set. */
-        if (number(value, 1, 0xffffffffull, &v))
+        if (tc_parse_number(value, 1, 0xffffffffull, &v))
             return -1;
         opt->max_repeats = (unsigned)v;
     } else {
-        return -1;
+        const tc_format_option *o = tc_format_option_find(key);
+        return o ? o->set(opt, value) : -1;
     }
     return 0;
 }

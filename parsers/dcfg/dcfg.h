@@ -17,8 +17,11 @@ void tc_dcfg_dump(tc_jsonl *w, const void *rec);
  * a DCFG, 2 a DCFG-trace. `name` (may be NULL) decides when the first
  * bytes do not. */
 int tc_dcfg_sniff_kind(const uint8_t *p, size_t n, const char *name);
-/* For the registry: the content alone says DCFG (resp. DCFG-trace). */
-int tc_dcfg_sniff(const uint8_t *p, size_t n);
-int tc_dcfg_sniff_trace(const uint8_t *p, size_t n);
+/* The same as the registry asks it: a DCFG (resp. a DCFG-trace). */
+int tc_dcfg_sniff(const uint8_t *p, size_t n, const char *name);
+int tc_dtrc_sniff(const uint8_t *p, size_t n, const char *name);
+/* By the name alone: 1 ".dcfg.json", 2 ".trace.json" (either followed by a
+ * compression suffix), 0 neither (or NULL). */
+int tc_dcfg_kind_of_name(const char *name);
 
 #endif

@@ -23,8 +23,7 @@ static int ends_with(const char *s, size_t len, const char *suffix)
     return len >= b && !memcmp(s + len - b, suffix, b);
 }
 
-/* 1 ".dcfg.json", 2 ".trace.json" (also compressed), 0 neither. */
-static int by_name(const char *name)
+int tc_dcfg_kind_of_name(const char *name)
 {
     if (!name)
         return 0;
@@ -37,7 +36,7 @@ int tc_dcfg_sniff_kind(const uint8_t *p, size_t n, const char *name)
     /* A file named as a DCFG or DCFG-trace is read as one whatever it holds,
      * so a broken one gets that format's findings (DCFG-TOP-OBJECT, a JSON
      * syntax error) rather than "unknown format". */
-    int named = by_name(name);
+    int named = tc_dcfg_kind_of_name(name);
     size_t i = 0;
     if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF)
         i = 3;
@@ -69,5 +68,12 @@ int tc_dcfg_sniff_kind(const uint8_t *p, size_t n, const char *name)
     return named ? named : 1;
 }
 
-int tc_dcfg_sniff(const uint8_t *p, size_t n) { return tc_dcfg_sniff_kind(p, n, NULL) == 1; }
-int tc_dcfg_sniff_trace(const uint8_t *p, size_t n) { return tc_dcfg_sniff_kind(p, n, NULL) == 2; }
+int tc_dcfg_sniff(const uint8_t *p, size_t n, const char *name)
+{
+    return tc_dcfg_sniff_kind(p, n, name) == 1;
+}
+
+int tc_dtrc_sniff(const uint8_t *p, size_t n, const char *name)
+{
+    return tc_dcfg_sniff_kind(p, n, name) == 2;
+}

@@ -3,8 +3,9 @@
 
 #include "ovni_dump.h"
 
-void tc_ovni_dump(tc_jsonl *w, const tc_ovni_dump_record *rec)
+void tc_ovni_dump(tc_jsonl *w, const void *record)
 {
+    const tc_ovni_dump_record *rec = record;
     const tc_ovni_event *ev = rec->ev;
     switch (rec->kind) {
     case TC_OVNI_REC_HEADER:

@@ -32,7 +32,7 @@ typedef struct tc_ovni_dump_record {
     const tc_ovni_meta *meta;   /* STREAM; NULL when there was none */
 } tc_ovni_dump_record;
 
-void tc_ovni_dump(tc_jsonl *w, const tc_ovni_dump_record *rec);
+void tc_ovni_dump(tc_jsonl *w, const void *record); /* a tc_ovni_dump_record */
 
 /* The dump of a whole trace: header, streams, then every event merged by
  * clock (ties by stream path, then position). Reads the streams again,

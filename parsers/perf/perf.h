@@ -17,10 +17,6 @@
  * when the name says neither (or is NULL). */
 tc_perf_container tc_perf_container_of_name(const char *name);
 
-/* Neither container has a magic number: detection by content never picks
- * perf data (always 0). */
-int tc_perf_sniff(const uint8_t *p, size_t n);
-
 /* Validates the perf data read from r (the format registry's entry point):
  * picks the container (ctx->options' perf_container, else by the input's
  * name, ctx->diags->input, else Nexus), reports into ctx->diags and passes

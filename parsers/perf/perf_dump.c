@@ -48,8 +48,9 @@ static void dump_record(tc_jsonl *w, const tc_perf_event *ev)
     tc_jl_end(w);
 }
 
-void tc_perf_dump(tc_jsonl *w, const tc_perf_event *ev)
+void tc_perf_dump(tc_jsonl *w, const void *event)
 {
+    const tc_perf_event *ev = event;
     switch (ev->kind) {
     case TC_PERF_EV_START:
         tc_jl_begin(w, "header");

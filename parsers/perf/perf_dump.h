@@ -7,6 +7,6 @@
 
 /* The line(s) of one event of the perf state machine: the file's header
  * line, a header's line and one line per counter, or a record's line. */
-void tc_perf_dump(tc_jsonl *w, const tc_perf_event *ev);
+void tc_perf_dump(tc_jsonl *w, const void *event); /* a tc_perf_event */
 
 #endif

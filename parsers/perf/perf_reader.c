@@ -29,13 +29,6 @@ tc_perf_container tc_perf_container_of_name(const char *name)
     return TC_PERF_CONTAINER_BY_NAME;
 }
 
-int tc_perf_sniff(const uint8_t *p, size_t n)
-{
-    (void)p;
-    (void)n;
-    return 0;
-}
-
 typedef struct perf_run {
     tc_perf_sm sm;
     const tc_parse_ctx *ctx;

@@ -11,8 +11,9 @@ static const char *const action_keys[8] = {
     "enter", "exit", "tail_exit", "enter_args", "action_4", "action_5", "action_6", "action_7",
 };
 
-void tc_xray_dump(tc_jsonl *w, const tc_xray_event *e)
+void tc_xray_dump(tc_jsonl *w, const void *event)
 {
+    const tc_xray_event *e = event;
     const tc_xray_header *h = e->header;
     switch (e->kind) {
     case TC_XRAY_EV_HEADER:

@@ -4,6 +4,7 @@
 #include "../common/dump.h"
 #include "xray.h"
 
-void tc_xray_dump(tc_jsonl *w, const tc_xray_event *e);
+/* The line of one tc_xray_event. */
+void tc_xray_dump(tc_jsonl *w, const void *event);
 
 #endif

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "impl.h"
+#include "../runner/impl.h"
 
 /* The settings file, the stand-in ELF, and what dqr names after the ELF:
  * BASENAME.perf next to the trace, and the perf/ directory. */

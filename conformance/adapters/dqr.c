@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "dqr.h"
-#include "scratch.h"
+#include "../runner/scratch.h"
 
 static int write_file(const char *path, const void *data, size_t len, char *err, size_t errlen)
 {

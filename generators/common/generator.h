@@ -1,0 +1,60 @@
+/*
+ * A format's generator as `tracecheck gen` drives it without knowing the
+ * format (parsers/common/formats.h, tc_format_ops.generator): the options
+ * it takes, its table of mutators, and a run that writes a trace where -o
+ * says. Each generator keeps its parameters in a block of params_size
+ * bytes of its own layout.
+ */
+#ifndef TC_GENERATOR_H
+#define TC_GENERATOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../parsers/common/rules.h"
+
+/* What every generator takes. */
+typedef struct tc_gen_common {
+    const char *output; /* -o: a file ("-": standard output), a prefix or a directory */
+    uint64_t seed, size;
+    int violate; /* a tc_rule_id to break, or -1 */
+} tc_gen_common;
+
+/* How a run or an option ended. */
+enum {
+    TC_GEN_OK = 0,
+    TC_GEN_USAGE, /* a usage error: the program adds how to get help */
+    TC_GEN_FAILED /* the trace could not be written */
+};
+
+typedef struct tc_gen_option {
+    const char *name; /* "threads" (--threads) */
+    const char *arg;  /* its argument in --help ("T"); NULL: a flag, set with "1" */
+    /* Sets the option: TC_GEN_OK, or TC_GEN_USAGE with the reason in err. */
+    int (*set)(void *params, const char *value, char *err, size_t errlen);
+} tc_gen_option;
+
+/* One line of --list-mutators: the rule, where the mutator applies
+ * (versions, containers, a document) and what it changes. */
+typedef struct tc_gen_mutator {
+    tc_rule_id rule;
+    char where[32];
+    const char *how;
+} tc_gen_mutator;
+
+typedef struct tc_generator {
+    const tc_gen_option *options; /* ended by a NULL name */
+    size_t params_size;
+    void (*init)(void *params); /* the defaults */
+    size_t (*mutator_count)(const void *params);
+    void (*mutator_at)(const void *params, size_t i, tc_gen_mutator *out);
+    /* "name the output with -o OUTPUT" */
+    const char *output;
+    /* Writes the trace: TC_GEN_OK, or TC_GEN_USAGE / TC_GEN_FAILED with the
+     * reason in err. */
+    int (*run)(void *params, const tc_gen_common *c, char *err, size_t errlen);
+    /* gen --help: the format's section (its options), or NULL. */
+    const char *help;
+} tc_generator;
+
+#endif

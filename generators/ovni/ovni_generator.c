@@ -1,0 +1,116 @@
+/* The ovni generator as `tracecheck gen ovni` drives it (generator.h): a
+ * trace directory in libovni's layout (ovni_gen.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "../../parsers/common/options.h"
+#include "../common/generator.h"
+#include "ovni_gen.h"
+#include "ovni_mutate.h"
+
+typedef struct ovni_opts {
+    unsigned looms, procs, threads; /* 0: the default, 2 */
+    int big_endian;
+} ovni_opts;
+
+static int count(const char *name, const char *v, unsigned *out, char *err, size_t errlen)
+{
+    unsigned long long n;
+    if (tc_parse_size(v, &n) != 0 || n < 1 || n > 65536) {
+        if (!strcmp(name, "threads"))
+            snprintf(err, errlen, "--threads takes 1 to 65536");
+        else
+            snprintf(err, errlen, "--%s takes a number from 1", name);
+        return TC_GEN_USAGE;
+    }
+    *out = (unsigned)n;
+    return TC_GEN_OK;
+}
+
+static int set_looms(void *params, const char *v, char *err, size_t errlen)
+{
+    return count("looms", v, &((ovni_opts *)params)->looms, err, errlen);
+}
+
+static int set_procs(void *params, const char *v, char *err, size_t errlen)
+{
+    return count("procs", v, &((ovni_opts *)params)->procs, err, errlen);
+}
+
+static int set_threads(void *params, const char *v, char *err, size_t errlen)
+{
+    return count("threads", v, &((ovni_opts *)params)->threads, err, errlen);
+}
+
+static int set_big_endian(void *params, const char *v, char *err, size_t errlen)
+{
+    (void)v, (void)err, (void)errlen;
+    ((ovni_opts *)params)->big_endian = 1;
+    return TC_GEN_OK;
+}
+
+static const tc_gen_option options[] = {
+    {"looms", "L", set_looms},
+    {"procs", "P", set_procs},
+    {"threads", "T", set_threads},
+    {"big-endian", NULL, set_big_endian},
+    {NULL, NULL, NULL},
+};
+
+static void init(void *params) { memset(params, 0, sizeof(ovni_opts)); }
+
+static size_t mutator_count(const void *params)
+{
+    (void)params;
+    return ovni_mutator_count();
+}
+
+static void mutator_at(const void *params, size_t i, tc_gen_mutator *out)
+{
+    (void)params;
+    const ovni_mutator *m = ovni_mutator_at(i);
+    /* What it changes: a stream's events, its metadata, or the trace. */
+    const char *what = m->header || m->event || m->end ? "stream.obs"
+                       : m->meta || m->json           ? "stream.json"
+                                                      : "trace";
+    out->rule = m->rule;
+    out->how = m->how;
+    snprintf(out->where, sizeof out->where, "%s", what);
+}
+
+static int run(void *params, const tc_gen_common *c, char *err, size_t errlen)
+{
+    const ovni_opts *o = params;
+    if (c->violate >= 0 && !ovni_mutator_for((tc_rule_id)c->violate))
+        return snprintf(err, errlen, "%s is not a rule an ovni trace can break (see "
+                                     "'tracecheck gen ovni --list-mutators')",
+                        tc_rules[c->violate].id),
+               TC_GEN_USAGE;
+    if (!strcmp(c->output, "-"))
+        return snprintf(err, errlen, "an ovni trace is a directory: name it with -o DIR"),
+               TC_GEN_USAGE;
+    ovni_gen_params p = {.seed = c->seed, .size = c->size, .looms = o->looms ? o->looms : 2,
+                         .procs = o->procs ? o->procs : 2, .threads = o->threads ? o->threads : 2,
+                         .big_endian = o->big_endian};
+    ovni_sink sink = {c->output, NULL};
+    if (ovni_generate(&p, c->violate, NULL, sink, NULL, err, errlen) != 0)
+        return TC_GEN_FAILED;
+    return TC_GEN_OK;
+}
+
+const tc_generator ovni_generator = {
+    .options = options,
+    .params_size = sizeof(ovni_opts),
+    .init = init,
+    .mutator_count = mutator_count,
+    .mutator_at = mutator_at,
+    .output = "DIR",
+    .run = run,
+    .help = "ovni (-o names a trace directory, created if need be and empty, in libovni's\n"
+            "      layout loom.L/proc.P/thread.T/):\n"
+            "      --looms L          looms (machines), 1 to 64 (default 2)\n"
+            "      --procs P          processes per loom, 1 to 256 (default 2)\n"
+            "      --threads T        threads per process, 1 to 1024 (default 2)\n"
+            "      --big-endian       big-endian streams\n"
+            "                         --size is the bytes of all stream.obs files together\n",
+};

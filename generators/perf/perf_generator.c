@@ -1,0 +1,147 @@
+/* The SiFive perf generator as `tracecheck gen perf` drives it
+ * (generator.h): ITC writes of channel 6 from a simulated run, in a Nexus
+ * .rtd trace or a text message list (perf_gen.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../parsers/common/options.h"
+#include "../common/generator.h"
+#include "perf_gen.h"
+#include "perf_mutate.h"
+
+typedef struct perf_opts {
+    int count_type, container; /* -1: not given */
+    unsigned srcbits;
+} perf_opts;
+
+static int set_count_type(void *params, const char *v, char *err, size_t errlen)
+{
+    perf_opts *o = params;
+    if (!strcmp(v, "raw"))
+        o->count_type = PERF_COUNT_RAW;
+    else if (!strcmp(v, "delta"))
+        o->count_type = PERF_COUNT_DELTA;
+    else if (!strcmp(v, "xor"))
+        o->count_type = PERF_COUNT_XOR;
+    else
+        return snprintf(err, errlen, "--count-type takes raw, delta or xor"), TC_GEN_USAGE;
+    return TC_GEN_OK;
+}
+
+static int set_container(void *params, const char *v, char *err, size_t errlen)
+{
+    perf_opts *o = params;
+    if (!strcmp(v, "rtd"))
+        o->container = PERF_RTD;
+    else if (!strcmp(v, "text"))
+        o->container = PERF_TEXT;
+    else
+        return snprintf(err, errlen, "--container takes rtd or text"), TC_GEN_USAGE;
+    return TC_GEN_OK;
+}
+
+static int set_srcbits(void *params, const char *v, char *err, size_t errlen)
+{
+    unsigned long long n;
+    if (tc_parse_size(v, &n) != 0 || n > 8)
+        return snprintf(err, errlen, "--srcbits takes 0 to 8"), TC_GEN_USAGE;
+    ((perf_opts *)params)->srcbits = (unsigned)n;
+    return TC_GEN_OK;
+}
+
+static const tc_gen_option options[] = {
+    {"count-type", "T", set_count_type},
+    {"container", "C", set_container},
+    {"srcbits", "N", set_srcbits},
+    {NULL, NULL, NULL},
+};
+
+static void init(void *params)
+{
+    perf_opts *o = params;
+    memset(o, 0, sizeof *o);
+    o->count_type = -1;
+    o->container = -1;
+}
+
+static size_t mutator_count(const void *params)
+{
+    (void)params;
+    return perf_mutator_count();
+}
+
+static void mutator_at(const void *params, size_t i, tc_gen_mutator *out)
+{
+    (void)params;
+    const perf_mutator *m = perf_mutator_at(i);
+    const char *where = m->containers == PERF_IN_RTD    ? "rtd"
+                        : m->containers == PERF_IN_TEXT ? "text"
+                                                        : "rtd,text";
+    out->rule = m->rule;
+    out->how = m->how;
+    snprintf(out->where, sizeof out->where, "%s", where);
+}
+
+/* The container a file name asks for (spec/perf.md: .rtd Nexus, .itc
+ * text), or -1. */
+static int container_of(const char *name)
+{
+    size_t n = strlen(name);
+    if (n >= 4 && !strcmp(name + n - 4, ".itc"))
+        return PERF_TEXT;
+    if (n >= 4 && !strcmp(name + n - 4, ".rtd"))
+        return PERF_RTD;
+    return -1;
+}
+
+static int run(void *params, const tc_gen_common *c, char *err, size_t errlen)
+{
+    const perf_opts *o = params;
+    if (c->violate >= 0 && !perf_mutator_for((tc_rule_id)c->violate))
+        return snprintf(err, errlen, "%s is not a rule perf data can break (see "
+                                     "'tracecheck gen perf --list-mutators')",
+                        tc_rules[c->violate].id),
+               TC_GEN_USAGE;
+    int container = o->container;
+    if (container < 0)
+        container = container_of(c->output);
+    if (container < 0)
+        container = perf_default_container(c->violate);
+    FILE *out = stdout;
+    if (strcmp(c->output, "-") != 0 && !(out = fopen(c->output, "wb")))
+        return snprintf(err, errlen, "%s: %s", c->output, strerror(errno)), TC_GEN_FAILED;
+    if (out == stdout && container == PERF_RTD && isatty(STDOUT_FILENO))
+        return snprintf(err, errlen, "not writing a binary trace to a terminal"), TC_GEN_USAGE;
+    perf_gen_params p = {.seed = c->seed, .size = c->size, .count_type = o->count_type,
+                         .container = container, .srcbits = o->srcbits};
+    perf_sink sink = {out, NULL};
+    int rc = perf_generate(&p, c->violate, sink, NULL, err, errlen);
+    if (out != stdout && fclose(out) != 0 && rc == 0)
+        return snprintf(err, errlen, "%s: %s", c->output, strerror(errno)), TC_GEN_FAILED;
+    if (rc != 0) {
+        if (out != stdout)
+            remove(c->output);
+        return TC_GEN_FAILED;
+    }
+    return TC_GEN_OK;
+}
+
+const tc_generator perf_generator = {
+    .options = options,
+    .params_size = sizeof(perf_opts),
+    .init = init,
+    .mutator_count = mutator_count,
+    .mutator_at = mutator_at,
+    .output = "FILE (- for standard output)",
+    .run = run,
+    .help = "perf (SiFive trace performance data: ITC writes of channel 6 from a simulated\n"
+            "      run; a name ending in .itc picks the text container):\n"
+            "      --count-type T     raw, delta or xor (delta XOR) (default: drawn from the\n"
+            "                         seed)\n"
+            "      --container C      rtd (Nexus Data Acquisition messages among other\n"
+            "                         traffic, the default) or text (a message list)\n"
+            "      --srcbits N        Nexus SRC field of N bits, 0 to 8 (default 0; validate\n"
+            "                         with the same --srcbits)\n",
+};
