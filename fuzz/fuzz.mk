@@ -28,40 +28,20 @@ FUZZ_OUT := $(BUILD)/fuzz
 FUZZ_LIB_SRCS := $(filter parsers/% generators/%,$(LIB_SRCS))
 FUZZ_HELPER_SRCS := fuzz/fuzz_xray.c fuzz/ovni_run.c fuzz/ovni_mutator.c
 FUZZ_HELPER_SRCS += fuzz/dcfg_run.c
-FUZZ_SEEDS := corpus/xray
 FUZZ_REGRESSIONS := corpus/regressions
-FUZZ_DICT := fuzz/dict/xray.dict
-# Seeds and dictionaries per harness (FUZZ_SEEDS and FUZZ_DICT otherwise).
-FUZZ_SEEDS_ovni_stream := corpus/ovni/stream
-FUZZ_SEEDS_ovni_meta := corpus/ovni/meta
-FUZZ_SEEDS_ovni_roundtrip := corpus/ovni/roundtrip
-FUZZ_SEEDS_json_tokens := corpus/json corpus/ovni/meta
-FUZZ_DICT_ovni_stream := fuzz/dict/ovni_stream.dict
-FUZZ_DICT_ovni_meta := fuzz/dict/ovni_meta.dict
-FUZZ_DICT_json_tokens := fuzz/dict/json.dict
-# DCFG: documents for the parsers, table + dictionary + sequence for the
-# decoder, streams of choices for the round trip (no dictionary: "-").
-FUZZ_SEEDS_dcfg_parse := corpus/dcfg/dcfg
-FUZZ_SEEDS_dtrc_parse := corpus/dcfg/dtrc
-FUZZ_SEEDS_dtrc_sequence := corpus/dcfg/sequence
-FUZZ_SEEDS_dcfg_roundtrip := corpus/dcfg/roundtrip
-FUZZ_SEEDS_json_tokens += corpus/dcfg/dcfg corpus/dcfg/dtrc
-FUZZ_DICT_dcfg_parse := fuzz/dict/dcfg.dict
-FUZZ_DICT_dtrc_parse := fuzz/dict/dtrc.dict
-FUZZ_DICT_dtrc_sequence := fuzz/dict/dtrc.dict
-# SiFive perf: .rtd bytes after a byte choosing --srcbits (also read as a message list).
-FUZZ_SEEDS_perf_container := corpus/perf/nexus
-FUZZ_DICT_perf_container := fuzz/dict/perf.dict
-# Message sequences in perf_messages' compact layout (its own dictionary).
-FUZZ_SEEDS_perf_messages := corpus/perf/messages
-FUZZ_DICT_perf_messages := fuzz/dict/perf_messages.dict
-# Streams of choices for the generator (no dictionary).
-FUZZ_SEEDS_perf_roundtrip := corpus/perf/roundtrip
-FUZZ_DICT_perf_roundtrip := -
-FUZZ_DICT_dcfg_roundtrip := -
-fuzz_seeds = $(or $(FUZZ_SEEDS_$(1)),$(FUZZ_SEEDS))
-# The round trips read their input as a stream of choices: no dictionary.
-fuzz_dict = $(if $(filter xray_roundtrip ovni_roundtrip,$(1)),-,$(or $(FUZZ_DICT_$(1)),$(FUZZ_DICT)))
+# Seeds and dictionaries, by name: the harness fuzz/F_S.c (F the format's
+# folder, xray, ovni, dcfg, dtrc, perf, or json) reads the seeds in
+# corpus/F/S/, else in corpus/F/, and the dictionary fuzz/dict/F_S.dict,
+# else fuzz/dict/F.dict, else none. A harness named *_roundtrip reads its
+# input as a stream of choices: no dictionary.
+fuzz_format = $(firstword $(subst _, ,$(1)))
+fuzz_rest = $(patsubst $(call fuzz_format,$(1))_%,%,$(1))
+fuzz_seeds = $(strip $(or $(wildcard corpus/$(call fuzz_format,$(1))/$(call fuzz_rest,$(1))),\
+    corpus/$(call fuzz_format,$(1))) $(FUZZ_MORE_SEEDS_$(1)))
+fuzz_dict = $(if $(filter %_roundtrip,$(1)),-,$(or $(wildcard fuzz/dict/$(1).dict),\
+    $(wildcard fuzz/dict/$(call fuzz_format,$(1)).dict),-))
+# The JSON tokenizer also reads the JSON documents of the formats that are JSON.
+FUZZ_MORE_SEEDS_json_tokens := corpus/ovni/meta corpus/dcfg/parse corpus/dtrc/parse
 # AFL++ custom mutator libraries (AFL_CUSTOM_MUTATOR_LIBRARY), per harness.
 FUZZ_AFL_MUTATOR_ovni_stream := $(FUZZ_OUT)/afl/ovni_stream-mutator.so
 fuzz_afl_env = $(if $(FUZZ_AFL_MUTATOR_$(1)),AFL_CUSTOM_MUTATOR_LIBRARY=$(abspath $(FUZZ_AFL_MUTATOR_$(1))))
