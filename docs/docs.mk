@@ -1,7 +1,7 @@
 # docs/rules/FORMAT.md are generated from the catalogue (spec/rules.def) and
 # committed so they can be read without building; `make check` fails when
-# they are stale.
-DOC_FORMATS := xray xray-basic perf ovni dcfg dcfg-trace
+# they are stale. One page per format the program knows (rules --formats).
+DOC_FORMATS = $$($(TRACECHECK) rules --formats | awk '{print $$1}')
 
 .PHONY: docs check-docs
 docs: $(TRACECHECK)
