@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "../conformance/runner/conformance.h"
-#include "../conformance/adapters/dqr.h"
+#include "../conformance/adapters/tools.h"
 #include "../conformance/runner/impl.h"
 #include "../conformance/runner/tool_version.h"
 #include "../reports/conformance_report.h"
@@ -211,122 +211,6 @@ static int mkdirs(const char *dir)
     return rc;
 }
 
-/* Third-party tools known by name: how each is run and judged. */
-typedef struct known_tool {
-    const char *name;
-    const char *program;
-    const char *args;        /* after the program; {file} is the case */
-    tc_format format;        /* the one format it reads */
-    const char *only_reason;
-    int copy_input;
-    const char *install;     /* said when it is not found */
-    /* How it tells its version ({program}: its path, {dir}: its directory);
-     * the reports name the version that was run. */
-    const char *version_cmd;
-} known_tool;
-
-/* Known tools that read a second format with other arguments. */
-typedef struct second_format {
-    const char *name;
-    tc_format format;
-    const char *args;
-} second_format;
-
-/* llvm-xray has no fdr-dump for basic-mode logs: convert reads them
- * (spec/xray.md, ruling 16). */
-static const second_format second_formats[] = {
-    {"llvm-xray", TC_FORMAT_XRAY_BASIC, "convert --output-format=yaml --output=/dev/null {file}"},
-};
-
-static const known_tool known_tools[] = {
-    {"llvm-xray", "llvm-xray", "fdr-dump --verify {file}", TC_FORMAT_XRAY,
-     "not an XRay case: llvm-xray reads XRay FDR traces and basic-mode logs only", 0,
-     "Debian: apt-get install llvm", "{program} --version"},
-    /* libovni 1.14's tools (docs/ovni-tools.md): exit 0 accepts, 1 refuses
-     * (their main()s return 1 after saying why); any other status and every
-     * signal, SIGABRT from die() included, are crashes. All three open each
-     * stream.obs read-write, ovniemu writes its outputs into the trace and
-     * ovnisort sorts the streams in place: a scratch copy. ovnidump and
-     * ovnisort print no version; libovni's ovniver, installed beside them,
-     * does. */
-    {"ovniemu", "ovniemu", "-l {file}", TC_FORMAT_OVNI,
-     "not an ovni case: ovniemu reads ovni traces only", 1,
-     "libovni is not packaged in Debian; see docs/ovni-tools.md", "{program} -h"},
-    {"ovnidump", "ovnidump", "{file} >/dev/null", TC_FORMAT_OVNI,
-     "not an ovni case: ovnidump reads ovni traces only", 1,
-     "libovni is not packaged in Debian; see docs/ovni-tools.md", "{dir}/ovniver"},
-    {"ovnisort", "ovnisort", "{file}", TC_FORMAT_OVNI,
-     "not an ovni case: ovnisort reads ovni traces only", 1,
-     "libovni is not packaged in Debian; see docs/ovni-tools.md", "{dir}/ovniver"},
-    /* From a properties file in a scratch directory (conformance/adapters/dqr.h). */
-    {"dqr", "dqr", TC_DQR_ARGS, TC_FORMAT_PERF,
-     "not a perf case: dqr reads SiFive perf data only", 1,
-     "SiFive's trace-decoder is not packaged in Debian; see docs/dqr.md", "{program} -v"},
-};
-
-/* Versions of a known tool installed side by side, each as its program with
- * "-N" appended (Debian's llvm-N packages install llvm-xray-N): each is a
- * known tool of its own, --impl NAME-N, run with the tool's arguments (for
- * its second format too) as PROGRAM-N, with its own expected-failure list
- * (xfail/NAME-N.txt) and its own column in the matrix. NAME alone stays the
- * unversioned program: Debian 12's llvm-xray is LLVM 14's (docs/llvm-xray.md). */
-typedef struct tool_versions {
-    const char *name;
-    const char *package;       /* PACKAGE-N holds version N */
-    const char *versions[8];   /* the names NAME-N, in the matrix's order */
-} tool_versions;
-
-static const tool_versions versioned_tools[] = {
-    {"llvm-xray", "llvm",
-     {"llvm-xray-13", "llvm-xray-15", "llvm-xray-16", "llvm-xray-19", "llvm-xray-22", NULL}},
-};
-
-/* The known tool called name, or NULL. *suffix: "" for the tool itself,
- * "-N" for its version N. */
-static const known_tool *find_tool(const char *name, const char **suffix)
-{
-    for (size_t i = 0; i < sizeof known_tools / sizeof known_tools[0]; i++)
-        if (!strcmp(known_tools[i].name, name)) {
-            *suffix = "";
-            return &known_tools[i];
-        }
-    for (size_t i = 0; i < sizeof versioned_tools / sizeof versioned_tools[0]; i++)
-        for (const char *const *v = versioned_tools[i].versions; *v; v++)
-            if (!strcmp(*v, name)) {
-                const char *none;
-                *suffix = *v + strlen(versioned_tools[i].name);
-                return find_tool(versioned_tools[i].name, &none);
-            }
-    return NULL;
-}
-
-/* Where the tool is to be had: the known tool's words, or for version N the
- * package of that version. */
-static char *tool_install(const known_tool *tool, const char *suffix)
-{
-    for (size_t i = 0; *suffix && i < sizeof versioned_tools / sizeof versioned_tools[0]; i++)
-        if (!strcmp(versioned_tools[i].name, tool->name))
-            return tc_conf_printf("Debian: apt-get install %s%s", versioned_tools[i].package,
-                                  suffix);
-    return tc_conf_strdup(tool->install);
-}
-
-/* The known tools' names, each followed by its versions: the matrix's
- * default columns after tracecheck. Returns how many were put in names. */
-static size_t known_tool_names(const char **names, size_t max)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < sizeof known_tools / sizeof known_tools[0]; i++) {
-        if (n < max)
-            names[n++] = known_tools[i].name;
-        for (size_t j = 0; j < sizeof versioned_tools / sizeof versioned_tools[0]; j++)
-            for (const char *const *v = versioned_tools[j].versions;
-                 *v && !strcmp(versioned_tools[j].name, known_tools[i].name); v++)
-                if (n < max)
-                    names[n++] = *v;
-    }
-    return n;
-}
 
 /* The tool's command line: exec, so that its own exit status or signal is
  * what the runner sees, not a shell's report of it. */
@@ -424,7 +308,7 @@ static int column_impl(column *col, const char *spec, const char *name, const ch
     const char *eq = strchr(spec, '=');
     char *impl = eq ? tc_conf_printf("%.*s", (int)(eq - spec), spec) : tc_conf_strdup(spec);
     const char *suffix = "";
-    const known_tool *tool = find_tool(impl, &suffix);
+    const tc_known_tool *tool = tc_known_tool_find(impl, &suffix);
     if (!strcmp(impl, "tracecheck") && !eq) {
         free(impl);
         im->kind = TC_IMPL_TRACECHECK;
@@ -444,7 +328,7 @@ static int column_impl(column *col, const char *spec, const char *name, const ch
     if (!path && eq) {
         col->unavailable = tc_conf_printf("%s: no such executable (--impl %s)", wanted, spec);
     } else if (!path) {
-        char *install = tool_install(tool, suffix);
+        char *install = tc_known_tool_install(tool, suffix);
         col->unavailable = tc_conf_printf("%s not found on %sPATH (%s)", program,
                                           tool_path ? "--tool-path or " : "", install);
         free(install);
@@ -458,22 +342,21 @@ static int column_impl(column *col, const char *spec, const char *name, const ch
     im->unavailable = col->unavailable;
     im->only_format = tool->format;
     im->only_reason = tool->only_reason;
-    for (size_t i = 0; i < sizeof second_formats / sizeof second_formats[0]; i++)
-        if (!strcmp(second_formats[i].name, tool->name)) {
-            im->also_format = second_formats[i].format;
-            im->also_command = col->also_command =
-                tool_command(path ? path : wanted, second_formats[i].args);
-        }
+    if (tool->second_args) {
+        im->also_format = tool->second_format;
+        im->also_command = col->also_command =
+            tool_command(path ? path : wanted, tool->second_args);
+    }
     im->copy_input = tool->copy_input;
-    if (!strcmp(tool->name, "dqr")) {
+    if (tool->adapter != TC_IMPL_COMMAND) {
         /* The command line is only shown in reports: the adapter runs it. */
-        im->kind = TC_IMPL_DQR;
+        im->kind = tool->adapter;
         im->program = col->program = path ? tc_conf_strdup(path) : tc_conf_strdup(wanted);
         free(col->command);
         im->command = col->command = tc_conf_printf("cd SCRATCH && exec %s %s",
-                                                    im->program, TC_DQR_ARGS);
-        im->only_suffix = ".rtd";
-        im->only_suffix_reason = "a text message list: dqr reads Nexus .rtd traces only";
+                                                    im->program, tool->args);
+        im->only_suffix = tool->only_suffix;
+        im->only_suffix_reason = tool->only_suffix_reason;
     }
     free(path);
     free(program);
@@ -722,7 +605,7 @@ int cmd_conformance(int argc, char **argv)
     if (!nimpl && !cs.cmd) {
         impls[nimpl++] = "tracecheck";
         if (want[TC_CONF_REPORT_HTML])
-            nimpl += known_tool_names(impls + nimpl, MAX_IMPLS - nimpl);
+            nimpl += tc_known_tool_names(impls + nimpl, MAX_IMPLS - nimpl);
     }
     size_t ncol = nimpl + !!cs.cmd;
     if (cs.name && !cs.cmd && ncol > 1)
@@ -746,7 +629,7 @@ int cmd_conformance(int argc, char **argv)
         } else if (column_impl(col, impls[i++], cs.cmd ? NULL : cs.name, tool_path) != 0) {
             cleanup(&st);
             const char *names[MAX_IMPLS];
-            size_t n = known_tool_names(names, MAX_IMPLS);
+            size_t n = tc_known_tool_names(names, MAX_IMPLS);
             char *known = tc_conf_strdup("tracecheck"), *next;
             for (size_t k = 0; k < n; k++, known = next) {
                 next = tc_conf_printf("%s, %s", known, names[k]);

@@ -43,7 +43,7 @@ $(BUILD)/obj/cli/cmd_conformance.o $(BUILD)/san/cli/cmd_conformance.o: \
 # (llvm-xray is LLVM 14's): the runner knows each as llvm-xray-N (the program
 # of Debian's llvm-N package), and each has its list, xfail/llvm-xray-N.txt,
 # measured on that version. The versions are those lists'; test-html-matrix
-# checks that they are the runner's (cli/cmd_conformance.c, versioned_tools).
+# checks that they are the runner's (conformance/adapters/tools.c, versioned_tools).
 LLVM_XRAY_VERSIONS := $(sort $(patsubst conformance/xfail/llvm-xray-%.txt,%,\
     $(wildcard conformance/xfail/llvm-xray-[0-9]*.txt)))
 LLVM_XRAY_VERSIONED := $(addprefix llvm-xray-,$(LLVM_XRAY_VERSIONS))
