@@ -57,4 +57,10 @@ typedef struct tc_generator {
     const char *help;
 } tc_generator;
 
+/* A count option (--threads, --procs, --looms): 1 to 65536 (a format's
+ * generator may allow fewer), K and M suffixes as --size. TC_GEN_OK, or
+ * TC_GEN_USAGE with the reason in err. */
+int tc_gen_count(const char *option, const char *value, unsigned *out, char *err,
+                 size_t errlen);
+
 #endif

@@ -13,28 +13,14 @@ typedef struct dcfg_opts {
     uint64_t dcfg_size;
 } dcfg_opts;
 
-static int count(const char *name, const char *v, unsigned *out, char *err, size_t errlen)
-{
-    unsigned long long n;
-    if (tc_parse_size(v, &n) != 0 || n < 1 || n > 65536) {
-        if (!strcmp(name, "threads"))
-            snprintf(err, errlen, "--threads takes 1 to 65536");
-        else
-            snprintf(err, errlen, "--%s takes a number from 1", name);
-        return TC_GEN_USAGE;
-    }
-    *out = (unsigned)n;
-    return TC_GEN_OK;
-}
-
 static int set_procs(void *params, const char *v, char *err, size_t errlen)
 {
-    return count("procs", v, &((dcfg_opts *)params)->procs, err, errlen);
+    return tc_gen_count("procs", v, &((dcfg_opts *)params)->procs, err, errlen);
 }
 
 static int set_threads(void *params, const char *v, char *err, size_t errlen)
 {
-    return count("threads", v, &((dcfg_opts *)params)->threads, err, errlen);
+    return tc_gen_count("threads", v, &((dcfg_opts *)params)->threads, err, errlen);
 }
 
 static int set_dcfg_size(void *params, const char *v, char *err, size_t errlen)

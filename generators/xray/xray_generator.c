@@ -42,11 +42,7 @@ static int set_version(void *params, const char *v, char *err, size_t errlen)
 
 static int set_threads(void *params, const char *v, char *err, size_t errlen)
 {
-    unsigned long long n;
-    if (tc_parse_size(v, &n) != 0 || n < 1 || n > 65536)
-        return snprintf(err, errlen, "--threads takes 1 to 65536"), TC_GEN_USAGE;
-    ((xray_opts *)params)->threads = (unsigned)n;
-    return TC_GEN_OK;
+    return tc_gen_count("threads", v, &((xray_opts *)params)->threads, err, errlen);
 }
 
 static int set_buffer_size(void *params, const char *v, char *err, size_t errlen)
