@@ -84,7 +84,10 @@ typedef struct tc_options {
     int no_models;         /* ovni: skip the model layer (events of ovni's own model) */
     void (*on_diag)(void *user, const tc_diag *d);
     void *user;
-    /* SiFive perf data (spec/perf.md, ruling 1) */
+    /* SiFive perf data (spec/perf.md, ruling 1). These four and no_models
+     * are formats' own options (perf's, ovni's), kept where this structure
+     * has always had them; tc_options_set sets them by the names the formats
+     * declare. */
     unsigned perf_srcbits;            /* Nexus SRC field bits, 0..8 (0: single core) */
     unsigned perf_channel;            /* ITC channel of the perf data, 0..31 (default 6) */
     uint32_t perf_marker;             /* a header's first word (default 0x70657266, 'perf') */
