@@ -1,6 +1,8 @@
 /* What the generators' option setters share (generator.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../parsers/common/options.h"
 #include "generator.h"
@@ -17,5 +19,39 @@ int tc_gen_count(const char *option, const char *value, unsigned *out, char *err
         return TC_GEN_USAGE;
     }
     *out = (unsigned)n;
+    return TC_GEN_OK;
+}
+
+FILE *tc_gen_open_output(const tc_gen_common *c, int binary, int *status, char *err,
+                         size_t errlen)
+{
+    if (strcmp(c->output, "-") != 0) {
+        FILE *out = fopen(c->output, "wb");
+        if (!out) {
+            snprintf(err, errlen, "%s: %s", c->output, strerror(errno));
+            *status = TC_GEN_FAILED;
+        }
+        return out;
+    }
+    if (binary && isatty(STDOUT_FILENO)) {
+        snprintf(err, errlen, "not writing a binary trace to a terminal");
+        *status = TC_GEN_USAGE;
+        return NULL;
+    }
+    return stdout;
+}
+
+int tc_gen_close_output(FILE *out, const tc_gen_common *c, int rc, char *err, size_t errlen)
+{
+    if (out == stdout)
+        return rc == 0 ? TC_GEN_OK : TC_GEN_FAILED;
+    if (fclose(out) != 0 && rc == 0) {
+        snprintf(err, errlen, "%s: %s", c->output, strerror(errno));
+        rc = -1;
+    }
+    if (rc != 0) {
+        remove(c->output);
+        return TC_GEN_FAILED;
+    }
     return TC_GEN_OK;
 }

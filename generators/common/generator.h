@@ -9,6 +9,7 @@
 #define TC_GENERATOR_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "../../parsers/common/rules.h"
@@ -62,5 +63,18 @@ typedef struct tc_generator {
  * TC_GEN_USAGE with the reason in err. */
 int tc_gen_count(const char *option, const char *value, unsigned *out, char *err,
                  size_t errlen);
+
+/* The file a single-file generator writes: c->output opened for writing, or
+ * standard output for "-", which a binary trace (binary nonzero) refuses
+ * when it is a terminal. NULL with *status TC_GEN_FAILED or TC_GEN_USAGE
+ * and the reason in err. */
+FILE *tc_gen_open_output(const tc_gen_common *c, int binary, int *status, char *err,
+                         size_t errlen);
+
+/* Closes what tc_gen_open_output opened, given the generator's result rc
+ * (0: written); a file that was not written whole is removed, so that no
+ * half trace is left under the name asked for. TC_GEN_OK or TC_GEN_FAILED
+ * (the reason in err when the close itself failed). */
+int tc_gen_close_output(FILE *out, const tc_gen_common *c, int rc, char *err, size_t errlen);
 
 #endif

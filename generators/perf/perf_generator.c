@@ -1,10 +1,8 @@
 /* The SiFive perf generator as `tracecheck gen perf` drives it
  * (generator.h): ITC writes of channel 6 from a simulated run, in a Nexus
  * .rtd trace or a text message list (perf_gen.h). */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../../parsers/common/options.h"
 #include "../common/generator.h"
@@ -109,23 +107,15 @@ static int run(void *params, const tc_gen_common *c, char *err, size_t errlen)
         container = container_of(c->output);
     if (container < 0)
         container = perf_default_container(c->violate);
-    FILE *out = stdout;
-    if (strcmp(c->output, "-") != 0 && !(out = fopen(c->output, "wb")))
-        return snprintf(err, errlen, "%s: %s", c->output, strerror(errno)), TC_GEN_FAILED;
-    if (out == stdout && container == PERF_RTD && isatty(STDOUT_FILENO))
-        return snprintf(err, errlen, "not writing a binary trace to a terminal"), TC_GEN_USAGE;
+    int status;
+    FILE *out = tc_gen_open_output(c, container == PERF_RTD, &status, err, errlen);
+    if (!out)
+        return status;
     perf_gen_params p = {.seed = c->seed, .size = c->size, .count_type = o->count_type,
                          .container = container, .srcbits = o->srcbits};
     perf_sink sink = {out, NULL};
     int rc = perf_generate(&p, c->violate, sink, NULL, err, errlen);
-    if (out != stdout && fclose(out) != 0 && rc == 0)
-        return snprintf(err, errlen, "%s: %s", c->output, strerror(errno)), TC_GEN_FAILED;
-    if (rc != 0) {
-        if (out != stdout)
-            remove(c->output);
-        return TC_GEN_FAILED;
-    }
-    return TC_GEN_OK;
+    return tc_gen_close_output(out, c, rc, err, errlen);
 }
 
 const tc_generator perf_generator = {

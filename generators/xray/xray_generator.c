@@ -2,10 +2,8 @@
  * them (generator.h): FDR traces (xray_gen.h) and basic-mode logs
  * (xray_basic_gen.h), which share their options; --mode basic turns the
  * first into the second. */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../../parsers/common/options.h"
 #include "../common/generator.h"
@@ -133,25 +131,17 @@ static int run(void *params, const tc_gen_common *c, char *err, size_t errlen)
     if (!p.version)
         p.version = o->basic ? xray_basic_default_version(c->violate)
                              : xray_default_version(c->violate);
-    FILE *out = stdout;
-    if (strcmp(c->output, "-") != 0 && !(out = fopen(c->output, "wb")))
-        return snprintf(err, errlen, "%s: %s", c->output, strerror(errno)), TC_GEN_FAILED;
-    if (out == stdout && isatty(STDOUT_FILENO))
-        return snprintf(err, errlen, "not writing a binary trace to a terminal"), TC_GEN_USAGE;
+    int status;
+    FILE *out = tc_gen_open_output(c, 1, &status, err, errlen);
+    if (!out)
+        return status;
     xray_sink sink = {out, NULL};
     xray_basic_params bp = {.seed = p.seed, .size = p.size, .version = p.version,
                             .threads = p.threads, .buffer_size = p.buffer_size,
                             .big_endian = p.big_endian};
     int rc = o->basic ? xray_basic_generate(&bp, c->violate, NULL, sink, NULL, err, errlen)
                       : xray_generate(&p, c->violate, NULL, sink, NULL, err, errlen);
-    if (out != stdout && fclose(out) != 0 && rc == 0)
-        return snprintf(err, errlen, "%s: %s", c->output, strerror(errno)), TC_GEN_FAILED;
-    if (rc != 0) {
-        if (out != stdout)
-            remove(c->output);
-        return TC_GEN_FAILED;
-    }
-    return TC_GEN_OK;
+    return tc_gen_close_output(out, c, rc, err, errlen);
 }
 
 #define HELP                                                                                      \
