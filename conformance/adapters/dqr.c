@@ -106,12 +106,7 @@ int tc_dqr_start(tc_impl_job *job, const tc_conf_impl *impl, const tc_conf_case 
         rc = tc_proc_start(&job->proc, dqr_body, job, NULL, timeout, err, errlen);
     }
     if (rc != 0) {
-        free(job->cmdline);
-        job->cmdline = NULL;
-        if (job->scratch)
-            tc_scratch_remove(job->scratch);
-        free(job->scratch);
-        job->scratch = NULL;
+        tc_impl_job_release(job);
         return -1;
     }
     return 0;

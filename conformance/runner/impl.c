@@ -150,6 +150,16 @@ char *tc_impl_command_line(const char *command, const char *path, int *uses_file
     return out;
 }
 
+void tc_impl_job_release(tc_impl_job *job)
+{
+    free(job->cmdline);
+    job->cmdline = NULL;
+    if (job->scratch)
+        tc_scratch_remove(job->scratch);
+    free(job->scratch);
+    job->scratch = NULL;
+}
+
 int tc_impl_start(tc_impl_job *job, const tc_conf_impl *impl, const tc_conf_case *c,
                   double timeout, char *err, size_t errlen)
 {
@@ -173,12 +183,7 @@ int tc_impl_start(tc_impl_job *job, const tc_conf_impl *impl, const tc_conf_case
                            timeout, err, errlen);
     free(copy);
     if (rc != 0) {
-        free(job->cmdline);
-        job->cmdline = NULL;
-        if (job->scratch)
-            tc_scratch_remove(job->scratch);
-        free(job->scratch);
-        job->scratch = NULL;
+        tc_impl_job_release(job);
         return -1;
     }
     return 0;
@@ -248,10 +253,5 @@ void tc_impl_finish(tc_impl_job *job, const tc_conf_impl *impl, tc_conf_outcome 
         read_protocol(o);
     if (impl->kind == TC_IMPL_DQR)
         tc_dqr_outcome(job, o); /* reads the scratch directory, removed below */
-    free(job->cmdline);
-    job->cmdline = NULL;
-    if (job->scratch)
-        tc_scratch_remove(job->scratch);
-    free(job->scratch);
-    job->scratch = NULL;
+    tc_impl_job_release(job);
 }

@@ -18,6 +18,10 @@ int tc_impl_start(tc_impl_job *job, const tc_conf_impl *impl, const tc_conf_case
 
 /* Once tc_proc_done(&job->proc): what the implementation produced. Removes
  * the scratch copy. */
+/* Frees the job's command line and removes its scratch directory, if any
+ * (an adapter's start calls it when it fails). */
+void tc_impl_job_release(tc_impl_job *job);
+
 void tc_impl_finish(tc_impl_job *job, const tc_conf_impl *impl, tc_conf_outcome *o);
 
 /* "CMD {file}" with each {file} replaced by the shell-quoted path; *uses_file
