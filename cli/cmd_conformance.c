@@ -348,9 +348,10 @@ static int column_impl(column *col, const char *spec, const char *name, const ch
             tool_command(path ? path : wanted, tool->second_args);
     }
     im->copy_input = tool->copy_input;
-    if (tool->adapter != TC_IMPL_COMMAND) {
+    if (tool->adapter) {
         /* The command line is only shown in reports: the adapter runs it. */
-        im->kind = tool->adapter;
+        im->kind = TC_IMPL_ADAPTER;
+        im->adapter = tool->adapter;
         im->program = col->program = path ? tc_conf_strdup(path) : tc_conf_strdup(wanted);
         free(col->command);
         im->command = col->command = tc_conf_printf("cd SCRATCH && exec %s %s",

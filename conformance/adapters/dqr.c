@@ -294,3 +294,5 @@ void tc_dqr_outcome(const tc_impl_job *job, tc_conf_outcome *o)
     }
     free(perf);
 }
+
+const tc_conf_adapter tc_dqr_adapter = {tc_dqr_start, tc_dqr_outcome};

@@ -32,6 +32,9 @@
  * PATH by the adapter and named in the settings file. */
 #define TC_DQR_OBJDUMP "riscv64-unknown-elf-objdump"
 
+/* The adapter (tools.c): tc_dqr_start and tc_dqr_outcome. */
+extern const tc_conf_adapter tc_dqr_adapter;
+
 /* Starts dqr (impl->program) on the case in a scratch directory (job->scratch,
  * removed by tc_impl_finish). Returns 0, or -1 with the reason in err. */
 int tc_dqr_start(tc_impl_job *job, const tc_conf_impl *impl, const tc_conf_case *c,

@@ -11,7 +11,7 @@ static const tc_known_tool known_tools[] = {
     {"llvm-xray", "llvm-xray", "fdr-dump --verify {file}", TC_FORMAT_XRAY,
      "not an XRay case: llvm-xray reads XRay FDR traces and basic-mode logs only", 0,
      "Debian: apt-get install llvm", "{program} --version", TC_FORMAT_XRAY_BASIC,
-     "convert --output-format=yaml --output=/dev/null {file}", TC_IMPL_COMMAND, NULL, NULL},
+     "convert --output-format=yaml --output=/dev/null {file}", NULL, NULL, NULL},
     /* libovni 1.14's tools (docs/ovni-tools.md): exit 0 accepts, 1 refuses
      * (their main()s return 1 after saying why); any other status and every
      * signal, SIGABRT from die() included, are crashes. All three open each
@@ -22,20 +22,20 @@ static const tc_known_tool known_tools[] = {
     {"ovniemu", "ovniemu", "-l {file}", TC_FORMAT_OVNI,
      "not an ovni case: ovniemu reads ovni traces only", 1,
      "libovni is not packaged in Debian; see docs/ovni-tools.md", "{program} -h",
-     TC_FORMAT_AUTO, NULL, TC_IMPL_COMMAND, NULL, NULL},
+     TC_FORMAT_AUTO, NULL, NULL, NULL, NULL},
     {"ovnidump", "ovnidump", "{file} >/dev/null", TC_FORMAT_OVNI,
      "not an ovni case: ovnidump reads ovni traces only", 1,
      "libovni is not packaged in Debian; see docs/ovni-tools.md", "{dir}/ovniver",
-     TC_FORMAT_AUTO, NULL, TC_IMPL_COMMAND, NULL, NULL},
+     TC_FORMAT_AUTO, NULL, NULL, NULL, NULL},
     {"ovnisort", "ovnisort", "{file}", TC_FORMAT_OVNI,
      "not an ovni case: ovnisort reads ovni traces only", 1,
      "libovni is not packaged in Debian; see docs/ovni-tools.md", "{dir}/ovniver",
-     TC_FORMAT_AUTO, NULL, TC_IMPL_COMMAND, NULL, NULL},
+     TC_FORMAT_AUTO, NULL, NULL, NULL, NULL},
     /* From a properties file in a scratch directory (dqr.h): Nexus .rtd
      * traces only. */
     {"dqr", "dqr", TC_DQR_ARGS, TC_FORMAT_PERF, "not a perf case: dqr reads SiFive perf data only",
      1, "SiFive's trace-decoder is not packaged in Debian; see docs/dqr.md", "{program} -v",
-     TC_FORMAT_AUTO, NULL, TC_IMPL_DQR, ".rtd",
+     TC_FORMAT_AUTO, NULL, &tc_dqr_adapter, ".rtd",
      "a text message list: dqr reads Nexus .rtd traces only"},
 };
 

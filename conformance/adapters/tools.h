@@ -25,10 +25,10 @@ typedef struct tc_known_tool {
     /* A second format it reads with other arguments (NULL: none). */
     tc_format second_format;
     const char *second_args;
-    /* TC_IMPL_COMMAND, or the adapter that runs it (args is then only what
-     * the reports show), with the file name suffix of the cases it reads
-     * (NULL: any) and why the others are out of its scope. */
-    tc_conf_impl_kind adapter;
+    /* NULL: the command line runs it; else the adapter that runs it (args
+     * is then only what the reports show), with the file name suffix of the
+     * cases it reads (NULL: any) and why the others are out of its scope. */
+    const tc_conf_adapter *adapter;
     const char *only_suffix, *only_suffix_reason;
 } tc_known_tool;
 

@@ -153,8 +153,26 @@ void tc_conf_xfail_free(tc_conf_xfail *x);
 typedef enum tc_conf_impl_kind {
     TC_IMPL_TRACECHECK, /* this project's parser, in a forked child */
     TC_IMPL_COMMAND,    /* a command line with {file} (toml-test contract) */
-    TC_IMPL_DQR,        /* SiFive's dqr, run from a properties file (dqr.h) */
+    TC_IMPL_ADAPTER,    /* a tool run by an adapter of its own (conformance/adapters/) */
 } tc_conf_impl_kind;
+
+struct tc_conf_impl;
+struct tc_conf_case;
+struct tc_conf_outcome;
+struct tc_impl_job;
+
+/* A tool that a command line cannot run as it is: the adapter prepares the
+ * tool's inputs, starts it, and turns what it did into the runner's terms. */
+typedef struct tc_conf_adapter {
+    /* Starts the tool (impl->program) on the case; 0, or -1 with the reason
+     * in err. A scratch directory it makes is job->scratch, removed by
+     * tc_impl_finish. */
+    int (*start)(struct tc_impl_job *job, const struct tc_conf_impl *impl,
+                 const struct tc_conf_case *c, double timeout, char *err, size_t errlen);
+    /* Once the tool has exited, before the scratch directory goes: the
+     * verdict (o->exit_status 0 or 1, or o->no_verdict) and o->mismatch. */
+    void (*outcome)(const struct tc_impl_job *job, struct tc_conf_outcome *o);
+} tc_conf_adapter;
 
 typedef struct tc_conf_impl {
     const char *name;        /* "tracecheck", "llvm-xray", or --name */
@@ -175,7 +193,8 @@ typedef struct tc_conf_impl {
      * write into their input (ovniemu writes its outputs into the trace,
      * ovnisort sorts its streams in place). */
     int copy_input;
-    /* TC_IMPL_DQR: the path of the program. */
+    /* TC_IMPL_ADAPTER: the adapter, and the path of the program. */
+    const tc_conf_adapter *adapter;
     const char *program;
     /* Set: only inputs whose name ends so are run; others are skipped with
      * only_suffix_reason (dqr reads Nexus .rtd files, not text lists). */

@@ -20,7 +20,6 @@
 #include <unistd.h>
 
 #include "../../parsers/common/check.h"
-#include "../adapters/dqr.h"
 #include "impl.h"
 #include "scratch.h"
 #include "trace_prefix.h"
@@ -167,8 +166,8 @@ int tc_impl_start(tc_impl_job *job, const tc_conf_impl *impl, const tc_conf_case
     job->c = c;
     if (impl->kind == TC_IMPL_TRACECHECK)
         return tc_proc_start(&job->proc, tracecheck_body, (void *)c, NULL, timeout, err, errlen);
-    if (impl->kind == TC_IMPL_DQR)
-        return tc_dqr_start(job, impl, c, timeout, err, errlen);
+    if (impl->kind == TC_IMPL_ADAPTER)
+        return impl->adapter->start(job, impl, c, timeout, err, errlen);
     int uses_file;
     char *copy = NULL;
     if (impl->copy_input && tc_scratch_copy(c->input, &job->scratch, &copy, err, errlen) != 0)
@@ -251,7 +250,7 @@ void tc_impl_finish(tc_impl_job *job, const tc_conf_impl *impl, tc_conf_outcome 
     o->prefix_len = -1;
     if (impl->kind == TC_IMPL_TRACECHECK)
         read_protocol(o);
-    if (impl->kind == TC_IMPL_DQR)
-        tc_dqr_outcome(job, o); /* reads the scratch directory, removed below */
+    if (impl->kind == TC_IMPL_ADAPTER)
+        impl->adapter->outcome(job, o); /* reads the scratch directory, removed below */
     tc_impl_job_release(job);
 }
