@@ -34,19 +34,16 @@ static void help(void)
          "run over the cases in turn, a column of the HTML matrix, with its own reports\n"
          "and expected-failure list:\n"
          "      --impl NAME       tracecheck: this project's parser, each case in a forked\n"
-         "                        process, judged on verdict, rule ids and dump;\n"
-         "                        llvm-xray: 'llvm-xray fdr-dump --verify {file}' (XRay\n"
-         "                        FDR cases; 'llvm-xray convert' for basic-mode logs);\n"
-         "                        llvm-xray-13, -15, -16, -19, -22: the same, run as\n"
-         "                        llvm-xray-N (Debian's llvm-N; Debian 12's llvm-xray\n"
-         "                        is LLVM 14's);\n"
-         "                        ovniemu: 'ovniemu -l DIR', ovnidump: 'ovnidump\n"
-         "                        DIR', ovnisort: 'ovnisort DIR' (ovni cases, on a\n"
-         "                        scratch copy). Found on --tool-path, then PATH; when\n"
-         "                        absent, its cases are reported 'not-installed' with the\n"
-         "                        reason (docs/ovni-tools.md);\n"
-         "                        dqr: SiFive's decoder on each perf .rtd case from a\n"
-         "                        settings file in a scratch directory (docs/dqr.md)\n"
+         "                        process, judged on verdict, rule ids and dump;");
+    /* The known tools say how they are run (conformance/adapters/tools.c). */
+    char *text;
+    for (size_t i = 0; (text = tc_known_tool_help(i)) != NULL; i++) {
+        cli_help_wrapped("                        ", text);
+        free(text);
+    }
+    puts("                        Known tools are found on --tool-path, then PATH; when\n"
+         "                        one is absent, its cases are reported 'not-installed'\n"
+         "                        with the reason\n"
          "      --impl NAME=PROGRAM  a known tool at another place or of another version,\n"
          "                        e.g. --impl ovniemu=/opt/ovni-1.13/bin/ovniemu (with\n"
          "                        --name ovniemu-1.13 its list is xfail/ovniemu-1.13.txt)\n"

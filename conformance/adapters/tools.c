@@ -11,7 +11,9 @@ static const tc_known_tool known_tools[] = {
     {"llvm-xray", "llvm-xray", "fdr-dump --verify {file}", TC_FORMAT_XRAY,
      "not an XRay case: llvm-xray reads XRay FDR traces and basic-mode logs only", 0,
      "Debian: apt-get install llvm", "{program} --version", TC_FORMAT_XRAY_BASIC,
-     "convert --output-format=yaml --output=/dev/null {file}", NULL, NULL, NULL},
+     "convert --output-format=yaml --output=/dev/null {file}", NULL, NULL, NULL,
+     "'llvm-xray fdr-dump --verify {file}' (XRay FDR cases; 'llvm-xray convert' for "
+     "basic-mode logs)"},
     /* libovni 1.14's tools (docs/ovni-tools.md): exit 0 accepts, 1 refuses
      * (their main()s return 1 after saying why); any other status and every
      * signal, SIGABRT from die() included, are crashes. All three open each
@@ -22,21 +24,24 @@ static const tc_known_tool known_tools[] = {
     {"ovniemu", "ovniemu", "-l {file}", TC_FORMAT_OVNI,
      "not an ovni case: ovniemu reads ovni traces only", 1,
      "libovni is not packaged in Debian; see docs/ovni-tools.md", "{program} -h",
-     TC_FORMAT_AUTO, NULL, NULL, NULL, NULL},
+     TC_FORMAT_AUTO, NULL, NULL, NULL, NULL,
+     "'ovniemu -l DIR' (ovni cases, on a scratch copy; docs/ovni-tools.md)"},
     {"ovnidump", "ovnidump", "{file} >/dev/null", TC_FORMAT_OVNI,
      "not an ovni case: ovnidump reads ovni traces only", 1,
      "libovni is not packaged in Debian; see docs/ovni-tools.md", "{dir}/ovniver",
-     TC_FORMAT_AUTO, NULL, NULL, NULL, NULL},
+     TC_FORMAT_AUTO, NULL, NULL, NULL, NULL, "'ovnidump DIR' (the same)"},
     {"ovnisort", "ovnisort", "{file}", TC_FORMAT_OVNI,
      "not an ovni case: ovnisort reads ovni traces only", 1,
      "libovni is not packaged in Debian; see docs/ovni-tools.md", "{dir}/ovniver",
-     TC_FORMAT_AUTO, NULL, NULL, NULL, NULL},
+     TC_FORMAT_AUTO, NULL, NULL, NULL, NULL, "'ovnisort DIR' (the same)"},
     /* From a properties file in a scratch directory (dqr.h): Nexus .rtd
      * traces only. */
     {"dqr", "dqr", TC_DQR_ARGS, TC_FORMAT_PERF, "not a perf case: dqr reads SiFive perf data only",
      1, "SiFive's trace-decoder is not packaged in Debian; see docs/dqr.md", "{program} -v",
      TC_FORMAT_AUTO, NULL, &tc_dqr_adapter, ".rtd",
-     "a text message list: dqr reads Nexus .rtd traces only"},
+     "a text message list: dqr reads Nexus .rtd traces only",
+     "SiFive's decoder on each perf .rtd case from a settings file in a scratch directory "
+     "(docs/dqr.md)"},
 };
 
 #define NTOOLS (sizeof known_tools / sizeof known_tools[0])
@@ -51,11 +56,13 @@ typedef struct tool_versions {
     const char *name;
     const char *package;       /* PACKAGE-N holds version N */
     const char *versions[8];   /* the names NAME-N, in the matrix's order */
+    const char *help;          /* conformance --help, after "NAME-N: the same, run as NAME-N" */
 } tool_versions;
 
 static const tool_versions versioned_tools[] = {
     {"llvm-xray", "llvm",
-     {"llvm-xray-13", "llvm-xray-15", "llvm-xray-16", "llvm-xray-19", "llvm-xray-22", NULL}},
+     {"llvm-xray-13", "llvm-xray-15", "llvm-xray-16", "llvm-xray-19", "llvm-xray-22", NULL},
+     "(Debian's llvm-N; Debian 12's llvm-xray is LLVM 14's)"},
 };
 
 #define NVERSIONED (sizeof versioned_tools / sizeof versioned_tools[0])
@@ -84,6 +91,26 @@ char *tc_known_tool_install(const tc_known_tool *tool, const char *suffix)
             return tc_conf_printf("Debian: apt-get install %s%s", versioned_tools[i].package,
                                   suffix);
     return tc_conf_strdup(tool->install);
+}
+
+char *tc_known_tool_help(size_t i)
+{
+    for (size_t t = 0; t < NTOOLS; t++) {
+        if (i-- == 0)
+            return tc_conf_printf("%s: %s;", known_tools[t].name, known_tools[t].help);
+        for (size_t j = 0; j < NVERSIONED; j++) {
+            const tool_versions *v = &versioned_tools[j];
+            if (strcmp(v->name, known_tools[t].name) != 0 || i-- != 0)
+                continue;
+            size_t len = strlen(v->name);
+            char names[256] = "";
+            for (const char *const *n = v->versions; *n; n++)
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                         n == v->versions ? *n : ", ", n == v->versions ? "" : *n + len);
+            return tc_conf_printf("%s: the same, run as %s-N %s;", names, v->name, v->help);
+        }
+    }
+    return NULL;
 }
 
 size_t tc_known_tool_names(const char **names, size_t max)

@@ -30,6 +30,8 @@ typedef struct tc_known_tool {
      * cases it reads (NULL: any) and why the others are out of its scope. */
     const tc_conf_adapter *adapter;
     const char *only_suffix, *only_suffix_reason;
+    /* conformance --help: how it is run, after "NAME: " (one paragraph). */
+    const char *help;
 } tc_known_tool;
 
 /* The known tool called name, or NULL. *suffix: "" for the tool itself,
@@ -39,6 +41,10 @@ const tc_known_tool *tc_known_tool_find(const char *name, const char **suffix);
 /* Where the tool is to be had (malloc'd): the known tool's words, or for
  * version N the package of that version. */
 char *tc_known_tool_install(const tc_known_tool *tool, const char *suffix);
+
+/* conformance --help, for --impl NAME: the i-th paragraph (a known tool,
+ * or the versions of one installed side by side), or NULL past the last. */
+char *tc_known_tool_help(size_t i);
 
 /* The known tools' names, each followed by its versions: the matrix's
  * default columns after tracecheck. Returns how many were put in names. */
