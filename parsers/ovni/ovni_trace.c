@@ -479,12 +479,15 @@ static void check_clock_gate(tc_diag_sink *d, const stream_list *l)
         if (gap <= CLOCK_GATE_NS)
             continue;
         d->input = s->obs;
-        tc_report(d, TC_RULE_OVNI_CLOCK_GATE, s->first_offset + 4, 8,
-                  "stream %s starts at clock %" PRIu64 ", %" PRIu64 " ns (%.2f h) %s stream %s, "
-                  "which starts at %" PRIu64 ": more than one hour apart, so the nodes' clock "
-                  "offsets were not applied (run ovnisync to set them)",
-                  s->rel, s->first_clock, gap, (double)gap / 3.6e12,
-                  later ? "after" : "before", ref->rel, ref->first_clock);
+        tc_report_ex(d, TC_RULE_OVNI_CLOCK_GATE, s->first_offset + 4, 8,
+                     TC_EXTRA(TC_VALUES(TC_UINT("first_clock", s->first_clock),
+                                        TC_UINT("reference_clock", ref->first_clock),
+                                        TC_UINT("gap_ns", gap))),
+                     "stream %s starts at clock %" PRIu64 ", %" PRIu64 " ns (%.2f h) %s stream %s, "
+                     "which starts at %" PRIu64 ": more than one hour apart, so the nodes' clock "
+                     "offsets were not applied (run ovnisync to set them)",
+                     s->rel, s->first_clock, gap, (double)gap / 3.6e12, later ? "after" : "before",
+                     ref->rel, ref->first_clock);
     }
 }
 
