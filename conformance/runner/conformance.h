@@ -12,6 +12,7 @@
 #ifndef TC_CONFORMANCE_H
 #define TC_CONFORMANCE_H
 
+#include "../../parsers/common/error.h"
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -144,7 +145,7 @@ typedef struct tc_conf_xfail {
 /* Reads "NAME [@crash|@timeout|@crash-or-pass] REASON..." lines ('#' starts a
  * comment line) and one optional "@version VERSION" line. Returns 0, or -1
  * with the reason (path:line: message) in err. */
-int tc_conf_xfail_load(tc_conf_xfail *x, const char *path, char *err, size_t errlen);
+int tc_conf_xfail_load(tc_conf_xfail *x, const char *path, tc_error *err);
 tc_conf_xfail_entry *tc_conf_xfail_find(const tc_conf_xfail *x, const char *name);
 void tc_conf_xfail_free(tc_conf_xfail *x);
 

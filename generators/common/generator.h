@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../../parsers/common/error.h"
 #include "../../parsers/common/rules.h"
 
 /* What every generator takes. */
@@ -31,7 +32,7 @@ typedef struct tc_gen_option {
     const char *name; /* "threads" (--threads) */
     const char *arg;  /* its argument in --help ("T"); NULL: a flag, set with "1" */
     /* Sets the option: TC_GEN_OK, or TC_GEN_USAGE with the reason in err. */
-    int (*set)(void *params, const char *value, char *err, size_t errlen);
+    int (*set)(void *params, const char *value, tc_error *err);
 } tc_gen_option;
 
 /* One line of --list-mutators: the rule, where the mutator applies
@@ -52,7 +53,7 @@ typedef struct tc_generator {
     const char *output;
     /* Writes the trace: TC_GEN_OK, or TC_GEN_USAGE / TC_GEN_FAILED with the
      * reason in err. */
-    int (*run)(void *params, const tc_gen_common *c, char *err, size_t errlen);
+    int (*run)(void *params, const tc_gen_common *c, tc_error *err);
     /* gen --help: the format's section (its options), or NULL. */
     const char *help;
 } tc_generator;
@@ -60,7 +61,6 @@ typedef struct tc_generator {
 /* A count option (--threads, --procs, --looms): 1 to 65536 (a format's
  * generator may allow fewer), K and M suffixes as --size. TC_GEN_OK, or
  * TC_GEN_USAGE with the reason in err. */
-int tc_gen_count(const char *option, const char *value, unsigned *out, char *err,
-                 size_t errlen);
+int tc_gen_count(const char *option, const char *value, unsigned *out, tc_error *err);
 
 #endif

@@ -63,6 +63,13 @@ static tc_result *result_new(const tc_options *opt, tc_options *copy)
     return r;
 }
 
+/* Why the check failed, as the text tc_result_error gives; err is freed. */
+static void keep_error(tc_result *r, tc_error *err)
+{
+    tc_error_format(err, r->error, sizeof r->error);
+    tc_error_free(err);
+}
+
 /* A finding that could not be kept must not pass unnoticed: the result
  * then says that the check failed, as the program does when out of memory. */
 static tc_result *result_done(tc_result *r, int status)
@@ -88,8 +95,9 @@ tc_result *tc_check_buffer(const void *data, size_t size, const char *name,
         return NULL;
     }
     tc_check_opts c = {.options = &o};
-    int status = tc_check_input(in, name ? name : "<memory>", &c, &r->summary, r->error,
-                                sizeof r->error);
+    tc_error err = TC_ERROR_INIT;
+    int status = tc_check_input(in, name ? name : "<memory>", &c, &r->summary, &err);
+    keep_error(r, &err);
     tc_input_close(in);
     return result_done(r, status);
 }
@@ -101,7 +109,9 @@ tc_result *tc_check_file(const char *path, const tc_options *opt)
     if (!r)
         return NULL;
     tc_check_opts c = {.options = &o};
-    int status = tc_check_path(path, &c, &r->summary, r->error, sizeof r->error);
+    tc_error err = TC_ERROR_INIT;
+    int status = tc_check_path(path, &c, &r->summary, &err);
+    keep_error(r, &err);
     return result_done(r, status);
 }
 
