@@ -262,11 +262,11 @@ static void tc_run(tc_reader *r, tally *t, tc_first *first, last_number *last)
 
 static void tc_file(const char *path, int no_mmap, tally *t)
 {
-    char err[256];
+    tc_error err = TC_ERROR_INIT;
     tc_input_opts opts = {0, no_mmap};
-    tc_input *in = tc_input_open(path, &opts, err, sizeof err);
+    tc_input *in = tc_input_open(path, &opts, &err);
     if (!in)
-        die("%s", err);
+        die("%s", err.n ? err.cause[0]->message : "cannot open");
     tc_first first = {0};
     tc_run(tc_input_reader(in), t, &first, NULL);
     if (!t->ok)

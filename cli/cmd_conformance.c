@@ -380,9 +380,12 @@ static int column_xfail(column *col, const char *cases, const char *xfail)
     }
     if (!path)
         return 0;
-    char err[512];
-    if (tc_conf_xfail_load(&col->xfail, path, err, sizeof err) != 0) {
-        fprintf(stderr, "tracecheck conformance: %s\n", err);
+    tc_error err = TC_ERROR_INIT;
+    if (tc_conf_xfail_load(&col->xfail, path, &err) != 0) {
+        char why[512];
+        tc_error_format(&err, why, sizeof why);
+        tc_error_free(&err);
+        fprintf(stderr, "tracecheck conformance: %s\n", why);
         free(path);
         return EXIT_TROUBLE;
     }

@@ -77,10 +77,13 @@ int cmd_dump(int argc, char **argv)
     opt.on_diag = tc_report_on_diag;
     opt.user = w;
     tc_check_opts copts = {.options = &opt, .dump = out};
-    char err[300] = "";
+    tc_error err = TC_ERROR_INIT;
     tc_summary sum;
-    int rc = tc_check_path(path, &copts, &sum, err, sizeof err);
-    w->input_end(w, path, rc, &sum, err);
+    int rc = tc_check_path(path, &copts, &sum, &err);
+    char why[300];
+    tc_error_format(&err, why, sizeof why);
+    tc_error_free(&err);
+    w->input_end(w, path, rc, &sum, why);
     free(w); /* no summary line: the dump is the output */
     if (fflush(out) != 0 || (out != stdout && fclose(out) != 0)) {
         perror(output ? output : "stdout");

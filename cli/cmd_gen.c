@@ -123,6 +123,7 @@ int cmd_gen(int argc, char **argv)
     gen_longopts(longopts, sizeof options / sizeof options[0] - 1,
                  sizeof longopts / sizeof longopts[0], names);
     tc_gen_common common = {.violate = -1, .seed = 1, .size = 64 << 10};
+    tc_error err = TC_ERROR_INIT; /* an option's or the run's reason */
     /* The format's own options, in order, applied once the format is known. */
     setting *settings = calloc((size_t)argc + 1, sizeof *settings);
     size_t nsettings = 0;
@@ -194,7 +195,7 @@ int cmd_gen(int argc, char **argv)
     if (!(params = calloc(1, g->params_size ? g->params_size : 1)))
         goto done;
     g->init(params);
-    char err[400] = "";
+    char why[400];
     for (size_t i = 0; i < nsettings; i++) {
         const tc_gen_option *o = g->options;
         while (o && o->name && strcmp(o->name, settings[i].name) != 0)
@@ -204,8 +205,9 @@ int cmd_gen(int argc, char **argv)
                                      f->name, settings[i].name);
             goto done;
         }
-        if (o->set(params, settings[i].value, err, sizeof err) != TC_GEN_OK) {
-            status = cli_usage_error("gen", "%s", err);
+        if (o->set(params, settings[i].value, &err) != TC_GEN_OK) {
+            tc_error_format(&err, why, sizeof why);
+            status = cli_usage_error("gen", "%s", why);
             goto done;
         }
     }
@@ -218,14 +220,16 @@ int cmd_gen(int argc, char **argv)
         status = cli_usage_error("gen", "name the output with -o %s", g->output);
         goto done;
     }
-    int rc = g->run(params, &common, err, sizeof err);
+    int rc = g->run(params, &common, &err);
+    tc_error_format(&err, why, sizeof why);
     if (rc == TC_GEN_USAGE)
-        status = cli_usage_error("gen", "%s", err);
+        status = cli_usage_error("gen", "%s", why);
     else if (rc != TC_GEN_OK)
-        fprintf(stderr, "tracecheck gen: %s\n", err);
+        fprintf(stderr, "tracecheck gen: %s\n", why);
     else
         status = 0;
 done:
+    tc_error_free(&err);
     free(params);
     free(settings);
     return status;

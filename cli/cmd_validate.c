@@ -235,7 +235,7 @@ typedef struct job {
     int explicit;          /* paired by --pair */
     int rc, paired, had_model;
     tc_summary sum;
-    char err[400];
+    tc_error error;        /* why rc is 2 */
     tc_report_input kept;  /* its findings, when checked in a worker */
     int done;
 } job;
@@ -295,19 +295,16 @@ static void run_job(job *jb, const tc_options *base, void (*on_diag)(void *, con
     }
     comp_slot *slot = jb->slot;
     if (jb->mode == RUN_LOAD_COMPANION) {
-        jb->rc = tc_companion_load(&slot->comp, &copts, &jb->sum, jb->err, sizeof jb->err);
-        if (jb->rc == 2) {
-            size_t n = strlen(jb->err);
-            snprintf(jb->err + n, sizeof jb->err - n, " (the %s %s)",
-                     tc_format_ops_for(slot->comp.pairing->companion->format)->title,
-                     slot->given ? "given with --pair" : "paired by name");
-        }
+        jb->rc = tc_companion_load(&slot->comp, &copts, &jb->sum, &jb->error);
+        if (jb->rc == 2)
+            tc_error_note(&jb->error, "validate", "the %s %s",
+                          tc_format_ops_for(slot->comp.pairing->companion->format)->title,
+                          slot->given ? "given with --pair" : "paired by name");
     } else if (jb->mode == RUN_PAIRED) {
         jb->had_model = slot->comp.model != NULL;
-        jb->rc = tc_check_paired(jb->path, &slot->comp, &copts, &jb->sum, &jb->paired, jb->err,
-                                 sizeof jb->err);
+        jb->rc = tc_check_paired(jb->path, &slot->comp, &copts, &jb->sum, &jb->paired, &jb->error);
     } else {
-        jb->rc = tc_check_path(jb->path, &copts, &jb->sum, jb->err, sizeof jb->err);
+        jb->rc = tc_check_path(jb->path, &copts, &jb->sum, &jb->error);
     }
     if (progress)
         cli_progress_end(progress);
@@ -363,7 +360,10 @@ static void run_serial(runner *u, jobs *j, const tc_options *opt)
         job *jb = &j->v[i];
         tc_report_set_begin(u->set, jb->path);
         run_job(jb, opt, tc_report_set_diag, u->set, &progress);
-        tc_report_set_end(u->set, jb->path, jb->rc, &jb->sum, jb->err);
+        char why[400];
+        tc_error_format(&jb->error, why, sizeof why);
+        tc_error_free(&jb->error);
+        tc_report_set_end(u->set, jb->path, jb->rc, &jb->sum, why);
         job_finished(jb);
         account(u, jb);
     }
@@ -430,7 +430,10 @@ static int run_parallel(runner *u, jobs *j, const tc_options *opt, unsigned nthr
         if (jb->kept.oom)
             fprintf(stderr, "tracecheck: out of memory: some findings of %s are not reported\n",
                     jb->path);
-        tc_report_set_replay(u->set, jb->path, &jb->kept, jb->rc, &jb->sum, jb->err);
+        char why[400];
+        tc_error_format(&jb->error, why, sizeof why);
+        tc_error_free(&jb->error);
+        tc_report_set_replay(u->set, jb->path, &jb->kept, jb->rc, &jb->sum, why);
         tc_report_input_free(&jb->kept);
         account(u, jb);
     }

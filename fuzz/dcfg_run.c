@@ -85,8 +85,9 @@ void dfz_validate(dfz_run *run, const uint8_t *data, size_t size, tc_format form
         tc_check_opts c = {.options = &opt, .dump = f};
         tc_input *in = tc_input_open_memory(data, size, NULL);
         FUZZ_CHECK_ALLOC(in);
-        char err[256] = "";
-        run->status = tc_check_input(in, "fuzz", &c, &sum, err, sizeof err);
+        tc_error err = TC_ERROR_INIT;
+        run->status = tc_check_input(in, "fuzz", &c, &sum, &err);
+        tc_error_free(&err);
         tc_input_close(in);
         FUZZ_ASSERT_MSG(fclose(f) == 0, "writing the dump to memory failed");
     }

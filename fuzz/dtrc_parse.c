@@ -44,10 +44,9 @@ static void setup(void)
     if (g_model)
         return;
     dcfg_gen_params p = {.seed = 1, .size = 2048};
-    char err[256];
-    FUZZ_ASSERT_MSG(dcfg_generate(&p, -1, NULL, (dcfg_sink){NULL, &g_pair}, NULL, err,
-                                  sizeof err) == 0,
-                    "the DCFG to pair with: %s", err);
+    tc_error err = TC_ERROR_INIT;
+    FUZZ_ASSERT_MSG(dcfg_generate(&p, -1, NULL, (dcfg_sink){NULL, &g_pair}, NULL, &err) == 0,
+                    "the DCFG to pair with: %s", err.n ? err.cause[0]->message : "");
     tc_reader r;
     tc_reader_init_memory(&r, g_pair.dcfg.p, g_pair.dcfg.len);
     ofz_diags d;

@@ -264,8 +264,11 @@ static void check_trace(const ovni_mem_trace *t)
     tc_diag_sink sink;
     ofz_sink_init(&sink, &d, 0);
     tc_ovni_opts o = {.no_models = 0, .dump = df};
+    tc_error why = TC_ERROR_INIT;
+    uint64_t bytes = tc_ovni_check_trace(root, &sink, &o, &why);
     char err[256];
-    uint64_t bytes = tc_ovni_check_trace(root, &sink, &o, err, sizeof err);
+    tc_error_format(&why, err, sizeof err);
+    tc_error_free(&why);
     ofz_sink_finish(&sink, &d);
     fclose(df);
     FUZZ_ASSERT_MSG(bytes != UINT64_MAX, "tc_ovni_check_trace: %s", err);

@@ -448,12 +448,12 @@ ofz_file *ofz_file_open(const uint8_t *data, size_t size, size_t window, int no_
     char path[64];
     snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
     tc_input_opts io = {.window = window, .no_mmap = no_mmap};
-    char err[256];
+    tc_error err = TC_ERROR_INIT;
     ofz_file *f = malloc(sizeof *f);
     FUZZ_CHECK_ALLOC(f);
     f->fd = fd;
-    f->in = tc_input_open(path, &io, err, sizeof err);
-    FUZZ_ASSERT_MSG(f->in != NULL, "cannot open %s: %s", path, err);
+    f->in = tc_input_open(path, &io, &err);
+    FUZZ_ASSERT_MSG(f->in != NULL, "cannot open %s: %s", path, err.n ? err.cause[0]->message : "");
     return f;
 }
 

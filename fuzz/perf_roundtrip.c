@@ -94,8 +94,11 @@ static void read_back(readback *rb, const uint8_t *p, size_t n, int container, u
     tc_input *in = tc_input_open_memory(p, n, NULL);
     FUZZ_CHECK_ALLOC(in);
     tc_summary sum;
-    char err[256] = "";
-    int status = tc_check_input(in, "fuzz", &c, &sum, err, sizeof err);
+    tc_error why = TC_ERROR_INIT;
+    int status = tc_check_input(in, "fuzz", &c, &sum, &why);
+    char err[256];
+    tc_error_format(&why, err, sizeof err);
+    tc_error_free(&why);
     tc_input_close(in);
     FUZZ_ASSERT_MSG(fclose(f) == 0, "writing the dump to memory failed");
     FUZZ_ASSERT_MSG(rb->findings == 0 && status == 0,

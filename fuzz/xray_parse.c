@@ -130,9 +130,9 @@ static int parse_file(fx_run *run, const uint8_t *data, size_t size, size_t wind
     char path[64];
     snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
     tc_input_opts io = {.window = window, .no_mmap = no_mmap};
-    char err[256];
-    tc_input *in = tc_input_open(path, &io, err, sizeof err);
-    FUZZ_ASSERT_MSG(in != NULL, "cannot open %s: %s", path, err);
+    tc_error err = TC_ERROR_INIT;
+    tc_input *in = tc_input_open(path, &io, &err);
+    FUZZ_ASSERT_MSG(in != NULL, "cannot open %s: %s", path, err.n ? err.cause[0]->message : "");
     parse_input(run, in, o);
     close(fd);
     return 1;

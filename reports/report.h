@@ -107,7 +107,8 @@ const char *tc_severity_name(tc_severity s);
 /* ---- one input's findings, kept for later ---- */
 
 typedef struct tc_report_input {
-    tc_diag *diags; /* copies: every string owned */
+    tc_diag *diags; /* copies (tc_diag_copy) */
+    void **blocks;  /* what diags[i] points to, one allocation each */
     size_t count, cap;
     int oom;        /* a finding could not be kept */
 } tc_report_input;

@@ -2,29 +2,11 @@
  * worker threads and reports them in input order from the main thread, so
  * each finding is copied out of the callback (its strings live only as long
  * as the call). */
-#define _POSIX_C_SOURCE 200809L /* strdup */
 #include <stdlib.h>
 #include <string.h>
 
+#include "../parsers/common/diag_copy.h"
 #include "report.h"
-
-static char *dup_or_null(const char *s, int *oom)
-{
-    if (!s)
-        return NULL;
-    char *c = strdup(s);
-    if (!c)
-        *oom = 1;
-    return c;
-}
-
-static void free_diag(tc_diag *d)
-{
-    free((char *)d->input);
-    free((char *)d->json_path);
-    free((char *)d->message);
-    free((char *)d->context);
-}
 
 void tc_report_input_collect(void *input, const tc_diag *d)
 {
@@ -37,26 +19,26 @@ void tc_report_input_collect(void *input, const tc_diag *d)
             return;
         }
         r->diags = n;
+        void **b = realloc(r->blocks, cap * sizeof *b);
+        if (!b) {
+            r->oom = 1;
+            return;
+        }
+        r->blocks = b;
         r->cap = cap;
     }
-    tc_diag c = *d;
-    int oom = 0;
-    c.input = dup_or_null(d->input, &oom);
-    c.json_path = dup_or_null(d->json_path, &oom);
-    c.message = dup_or_null(d->message, &oom);
-    c.context = dup_or_null(d->context, &oom);
-    if (oom) {
-        free_diag(&c);
+    if (tc_diag_copy(&r->diags[r->count], d, &r->blocks[r->count]) < 0) {
         r->oom = 1;
         return;
     }
-    r->diags[r->count++] = c;
+    r->count++;
 }
 
 void tc_report_input_free(tc_report_input *r)
 {
     for (size_t i = 0; i < r->count; i++)
-        free_diag(&r->diags[i]);
+        free(r->blocks[i]);
     free(r->diags);
+    free(r->blocks);
     memset(r, 0, sizeof *r);
 }

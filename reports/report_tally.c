@@ -51,19 +51,12 @@ void tc_rule_tally_diag(tc_rule_tally *t, const tc_diag *d)
 {
     if (!t->stats || !d->rule)
         return;
-    if (!strcmp(d->rule->id, "TC-DIAG-SUPPRESSED")) {
+    if (d->summarises || !strcmp(d->rule->id, "TC-DIAG-SUPPRESSED")) {
         /* Not a property of the trace but of the report: the findings it
-         * stands for are added to their rule. The diagnostics sink states
-         * their number only in this message ("N further RULE findings not
-         * shown (M in all)", parsers/common/diag.c). */
-        unsigned long long more;
-        char id[96];
-        if (sscanf(d->message, "%llu further %95s findings", &more, id) == 2) {
-            const tc_rule_info *r = tc_rule_find(id);
-            tc_rule_stat *s = r ? stat_of(t, r) : NULL;
-            if (s)
-                s->findings += more;
-        }
+         * stands for are added to their rule. */
+        tc_rule_stat *s = d->summarises ? stat_of(t, d->summarises) : NULL;
+        if (s)
+            s->findings += d->suppressed;
         return;
     }
     tc_rule_stat *s = stat_of(t, d->rule);

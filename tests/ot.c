@@ -94,7 +94,7 @@ int ot_check_path(const char *path, const ot_opts *o, ot_result *r)
     tc_check_opts c;
     FILE *dump;
     setup(o ? o : &none, r, &opt, &c, &dump);
-    r->status = tc_check_path(path, &c, &r->sum, r->err, sizeof r->err);
+    r->status = tu_check_path_text(path, &c, &r->sum, r->err, sizeof r->err);
     if (dump)
         fclose(dump);
     print_result(r);
@@ -113,7 +113,7 @@ int ot_check_memory(const void *p, size_t n, const ot_opts *o, ot_result *r)
     tc_input *in = tc_input_open_memory(p, n, &o->input);
     if (!in)
         abort();
-    r->status = tc_check_input(in, "mem", &c, &r->sum, r->err, sizeof r->err);
+    r->status = tu_check_input_text(in, "mem", &c, &r->sum, r->err, sizeof r->err);
     tc_input_close(in);
     if (dump)
         fclose(dump);

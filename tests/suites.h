@@ -4,6 +4,7 @@
 
 void register_rules_suite(void);       /* test_rules.c */
 void register_diag_suite(void);        /* test_diag.c */
+void register_error_suite(void);       /* test_error.c */
 void register_input_suite(void);       /* test_input.c */
 void register_compress_suite(void);    /* test_compress.c */
 void register_equivalence_suite(void); /* test_equivalence.c */

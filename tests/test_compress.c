@@ -91,7 +91,7 @@ static tc_input *open_from(int from, const tu_bytes *c, size_t window, pid_t *ch
         return tc_input_open_memory(c->p, c->len, &o);
     if (from == FROM_FILE) {
         char *path = tu_write_file("compressed.bin", c->p, c->len);
-        tc_input *in = tc_input_open(path, &o, err, sizeof err);
+        tc_input *in = tu_input_open(path, &o, err, sizeof err);
         CHECK(in != NULL, "open %s: %s", path, err);
         free(path);
         return in;
@@ -104,7 +104,7 @@ static tc_input *open_from(int from, const tu_bytes *c, size_t window, pid_t *ch
     char path[64];
     snprintf(path, sizeof path, "/dev/fd/%d", fds[0]);
     *pipe_fd = fds[0];
-    tc_input *in = tc_input_open(path, &o, err, sizeof err);
+    tc_input *in = tu_input_open(path, &o, err, sizeof err);
     CHECK(in != NULL, "open %s: %s", path, err);
     return in;
 }

@@ -67,18 +67,22 @@ static void test_find(void)
     const tc_format_ops *f = tc_format_ops_for(TC_FORMAT_DCFG_TRACE);
     char *dir = td_new("pair"), *d, *t, err[300];
     td_write(dir, "p.dcfg.json", DCFG, strlen(DCFG));
-    CU_ASSERT_EQUAL(tc_conf_pair_find(dir, f, &d, &t, err, sizeof err), -1); /* no trace */
+    tc_error e = TC_ERROR_INIT;
+    CU_ASSERT_EQUAL(tc_conf_pair_find(dir, f, &d, &t, &e), -1); /* no trace */
     CU_ASSERT_PTR_NULL(d);
+    tc_error_format(&e, err, sizeof err);
+    tc_error_free(&e);
     CU_ASSERT(strstr(err, "no DCFG-trace") != NULL);
     td_write(dir, "p.trace.json.bz2", "x", 1);
-    CU_ASSERT_EQUAL(tc_conf_pair_find(dir, f, &d, &t, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(tc_conf_pair_find(dir, f, &d, &t, &e), 0);
     CU_ASSERT(d && strstr(d, "/p.dcfg.json"));
     CU_ASSERT(t && strstr(t, "/p.trace.json.bz2"));
     free(d);
     free(t);
     td_write(dir, "q.dcfg.json", DCFG, strlen(DCFG)); /* a second DCFG */
-    CU_ASSERT_EQUAL(tc_conf_pair_find(dir, f, &d, &t, err, sizeof err), -1);
+    CU_ASSERT_EQUAL(tc_conf_pair_find(dir, f, &d, &t, &e), -1);
     CU_ASSERT(d == NULL && t == NULL);
+    tc_error_free(&e);
     free(dir);
 }
 
@@ -98,7 +102,7 @@ static void on_diag(void *user, const tc_diag *d)
 
 static int check(int pid, seen *s)
 {
-    char *dir = td_new("pairchk"), *tr = trace_text(pid), err[300] = "";
+    char *dir = td_new("pairchk"), *tr = trace_text(pid);
     td_write(dir, "p.dcfg.json", DCFG, strlen(DCFG));
     td_write(dir, "p.trace.json", tr, strlen(tr));
     char *dp = td_path(dir, "p.dcfg.json"), *tp = td_path(dir, "p.trace.json");
@@ -107,7 +111,9 @@ static int check(int pid, seen *s)
     opt.user = s;
     tc_check_opts c = {.options = &opt};
     memset(s, 0, sizeof *s);
-    int rc = tc_check_pair(tc_format_ops_for(TC_FORMAT_DCFG_TRACE), dp, tp, &c, err, sizeof err);
+    tc_error err = TC_ERROR_INIT;
+    int rc = tc_check_pair(tc_format_ops_for(TC_FORMAT_DCFG_TRACE), dp, tp, &c, &err);
+    tc_error_free(&err);
     free(dp);
     free(tp);
     free(tr);

@@ -60,19 +60,33 @@ static void test_xfail_version(void)
     td_write(dir, "empty.txt", empty, strlen(empty));
     tc_conf_xfail x;
     char *p = tc_conf_printf("%s/good.txt", dir);
-    CU_ASSERT_EQUAL_FATAL(tc_conf_xfail_load(&x, p, err, sizeof err), 0);
+    tc_error e = TC_ERROR_INIT;
+    CU_ASSERT_EQUAL_FATAL(tc_conf_xfail_load(&x, p, &e), 0);
+    CU_ASSERT_FALSE(tc_error_is_set(&e));
     CU_ASSERT_STRING_EQUAL(x.version, "1.14.0");
     CU_ASSERT_EQUAL(x.n, 1);
     CU_ASSERT_PTR_NOT_NULL(tc_conf_xfail_find(&x, "n_a"));
     tc_conf_xfail_free(&x);
     free(p);
     p = tc_conf_printf("%s/twice.txt", dir);
-    CU_ASSERT_EQUAL(tc_conf_xfail_load(&x, p, err, sizeof err), -1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, "second @version"));
+    CU_ASSERT_EQUAL(tc_conf_xfail_load(&x, p, &e), -1);
+    /* The problem, then where it is: printed as "PATH:2: a second ...". */
+    CU_ASSERT_EQUAL_FATAL(e.n, 2);
+    CU_ASSERT_STRING_EQUAL(e.cause[0]->message, "a second @version line");
+    char *where = tc_conf_printf("%s:2", p);
+    CU_ASSERT_STRING_EQUAL(e.cause[1]->message, where);
+    char *text = tc_conf_printf("%s:2: a second @version line", p);
+    tc_error_format(&e, err, sizeof err);
+    CU_ASSERT_STRING_EQUAL(err, text);
+    free(where);
+    free(text);
+    tc_error_free(&e);
     free(p);
     p = tc_conf_printf("%s/empty.txt", dir);
-    CU_ASSERT_EQUAL(tc_conf_xfail_load(&x, p, err, sizeof err), -1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, "names no version"));
+    CU_ASSERT_EQUAL(tc_conf_xfail_load(&x, p, &e), -1);
+    tc_error_format(&e, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, ":1: @version names no version"));
+    tc_error_free(&e);
     free(p);
     free(dir);
 }

@@ -713,8 +713,9 @@ static int check_pair(const dcfg_mem *m, checker *c)
 static int gen_mem(const dcfg_gen_params *p, dcfg_mem *m, dcfg_gen_stats *st)
 {
     char err[300];
+    tc_error why = TC_ERROR_INIT;
     dcfg_sink sink = {NULL, m};
-    int rc = dcfg_generate(p, -1, NULL, sink, st, err, sizeof err);
+    int rc = tu_error_text(dcfg_generate(p, -1, NULL, sink, st, &why), &why, err, sizeof err);
     CHECK(rc == 0, "generation failed: %s", err);
     return rc;
 }
@@ -765,9 +766,11 @@ static void test_files(void)
 {
     dcfg_gen_params p = {.seed = 9, .size = 5000};
     char prefix[600], err[300];
+    tc_error why = TC_ERROR_INIT;
     snprintf(prefix, sizeof prefix, "%s/gen-dcfg", tu_tmpdir());
     dcfg_sink sink = {prefix, NULL};
-    CU_ASSERT_EQUAL_FATAL(dcfg_generate(&p, -1, NULL, sink, NULL, err, sizeof err), 0);
+    CU_ASSERT_EQUAL_FATAL(
+        tu_error_text(dcfg_generate(&p, -1, NULL, sink, NULL, &why), &why, err, sizeof err), 0);
     dcfg_mem m = {0};
     gen_mem(&p, &m, NULL);
     for (int t = 0; t < 2; t++) {
@@ -784,10 +787,14 @@ static void test_files(void)
     dcfg_mem_free(&m);
     /* A directory that does not exist: an error with the path. */
     dcfg_sink nowhere = {"/nonexistent-dir/x", NULL};
-    CHECK(dcfg_generate(&p, -1, NULL, nowhere, NULL, err, sizeof err) != 0 &&
-              strstr(err, "/nonexistent-dir/x.trace.json"), "error: %s", err);
+    CHECK(tu_error_text(dcfg_generate(&p, -1, NULL, nowhere, NULL, &why), &why, err, sizeof err) !=
+                  0 &&
+              strstr(err, "/nonexistent-dir/x.trace.json"),
+          "error: %s", err);
     dcfg_gen_params big = {.procs = DCFG_GEN_MAX_PROCS + 1};
-    CHECK(dcfg_generate(&big, -1, NULL, sink, NULL, err, sizeof err) != 0, "65 processes");
+    CHECK(tu_error_text(dcfg_generate(&big, -1, NULL, sink, NULL, &why), &why, err, sizeof err) !=
+              0,
+          "65 processes");
 }
 
 static void test_consistent(void)
@@ -1039,8 +1046,10 @@ static void test_mutators(void)
             dcfg_gen_params p = {.seed = seed, .size = seed == 1 ? 0 : 12000 * seed};
             dcfg_mem m = {0};
             char err[300];
+            tc_error why = TC_ERROR_INIT;
             dcfg_sink sink = {NULL, &m};
-            if (dcfg_generate(&p, (int)mu->rule, NULL, sink, NULL, err, sizeof err) != 0) {
+            if (tu_error_text(dcfg_generate(&p, (int)mu->rule, NULL, sink, NULL, &why), &why, err,
+                              sizeof err) != 0) {
                 CHECK(0, "%s seed %llu: %s", rule->id, (unsigned long long)seed, err);
                 continue;
             }
@@ -1059,7 +1068,8 @@ static void test_mutators(void)
             /* The same options, the same bytes. */
             dcfg_mem again = {0};
             dcfg_sink sink2 = {NULL, &again};
-            dcfg_generate(&p, (int)mu->rule, NULL, sink2, NULL, err, sizeof err);
+            tu_error_text(dcfg_generate(&p, (int)mu->rule, NULL, sink2, NULL, &why), &why, err,
+                          sizeof err);
             CHECK(same(&m.dcfg, &again.dcfg) && same(&m.trace, &again.trace),
                   "%s: two runs differ", rule->id);
             dcfg_mem_free(&again);
@@ -1070,8 +1080,10 @@ static void test_mutators(void)
     dcfg_gen_params p = {.seed = 1};
     dcfg_mem m = {0};
     char err[300];
+    tc_error why = TC_ERROR_INIT;
     dcfg_sink sink = {NULL, &m};
-    CHECK(dcfg_generate(&p, TC_RULE_XRAY_HEADER_VERSION, NULL, sink, NULL, err, sizeof err) != 0,
+    CHECK(tu_error_text(dcfg_generate(&p, TC_RULE_XRAY_HEADER_VERSION, NULL, sink, NULL, &why),
+                        &why, err, sizeof err) != 0,
           "an XRay rule accepted");
     dcfg_mem_free(&m);
 }

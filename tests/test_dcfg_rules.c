@@ -279,7 +279,7 @@ static void run(const char *doc, int pedantic, ot_result *r)
     tc_input *in = tc_input_open_memory(doc, strlen(doc), &c.input);
     if (!in)
         abort();
-    r->status = tc_check_input(in, "mem", &c, &r->sum, r->err, sizeof r->err);
+    r->status = tu_check_input_text(in, "mem", &c, &r->sum, r->err, sizeof r->err);
     tc_input_close(in);
 }
 

@@ -20,7 +20,9 @@ static tc_bytebuf generate(unsigned version, int be, uint64_t seed, uint64_t siz
     tc_bytebuf out = {0};
     xray_sink sink = {NULL, &out};
     char err[256] = "";
-    int rc = xray_generate(&p, violate, NULL, sink, NULL, err, sizeof err);
+    tc_error why = TC_ERROR_INIT;
+    int rc =
+        tu_error_text(xray_generate(&p, violate, NULL, sink, NULL, &why), &why, err, sizeof err);
     CHECK(rc == 0, "xray_generate v%u: %s", version, err);
     return out;
 }

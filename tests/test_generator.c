@@ -13,7 +13,8 @@ static int gen(const xray_gen_params *p, int violate, tc_bytebuf *out, xray_gen_
 {
     out->len = 0;
     xray_sink sink = {NULL, out};
-    return xray_generate(p, violate, NULL, sink, st, err, errlen);
+    tc_error why = TC_ERROR_INIT;
+    return tu_error_text(xray_generate(p, violate, NULL, sink, st, &why), &why, err, errlen);
 }
 
 static void test_rng(void)
@@ -69,6 +70,7 @@ static void test_determinism(void)
     static const uint64_t sizes[] = {32, 1000, 70000, 300000};
     tc_bytebuf a = {0}, b = {0};
     char err[256];
+    tc_error why = TC_ERROR_INIT;
     for (unsigned v = 1; v <= 5; v++)
         for (int be = 0; be <= 1; be++)
             for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
@@ -96,7 +98,8 @@ static void test_determinism(void)
     FILE *f = fopen(path, "wb");
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     xray_sink sink = {f, NULL};
-    CU_ASSERT_EQUAL(xray_generate(&p, -1, NULL, sink, NULL, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(
+        tu_error_text(xray_generate(&p, -1, NULL, sink, NULL, &why), &why, err, sizeof err), 0);
     fclose(f);
     size_t n = 0;
     uint8_t *file = tu_read_file(path, &n);

@@ -143,7 +143,7 @@ static void file_walks(const char *path, const uint8_t *src, size_t n, size_t wi
                            sizeof skips / sizeof skips[0]};
     for (int c = 0; c < 3; c++) {
         tc_input_opts o = {.window = window, .no_mmap = no_mmap};
-        tc_input *in = tc_input_open(path, &o, err, sizeof err);
+        tc_input *in = tu_input_open(path, &o, err, sizeof err);
         CHECK(in != NULL, "open %s: %s", path, err);
         if (!in)
             return;
@@ -224,7 +224,7 @@ static void test_pipe_dev_fd(void)
         char path[64], err[256] = "", what[64];
         snprintf(path, sizeof path, "/dev/fd/%d", fds[0]);
         tc_input_opts o = {.window = 4096};
-        tc_input *in = tc_input_open(path, &o, err, sizeof err);
+        tc_input *in = tu_input_open(path, &o, err, sizeof err);
         CHECK(in != NULL, "open %s: %s", path, err);
         if (in) {
             snprintf(what, sizeof what, "pipe, writes of %zu", chunks[c]);
@@ -251,7 +251,7 @@ static void test_stdin(void)
     dup2(fds[0], 0);
     close(fds[0]);
     char err[256] = "";
-    tc_input *in = tc_input_open("-", NULL, err, sizeof err);
+    tc_input *in = tu_input_open("-", NULL, err, sizeof err);
     CHECK(in != NULL, "open -: %s", err);
     if (in) {
         walk(tc_input_reader(in), src, n, skips, sizeof skips / sizeof skips[0], "stdin");
@@ -269,7 +269,7 @@ static void test_stdin(void)
     close(fds[1]);
     char path[64];
     snprintf(path, sizeof path, "/dev/fd/%d", fds[0]);
-    in = tc_input_open(path, NULL, err, sizeof err);
+    in = tu_input_open(path, NULL, err, sizeof err);
     CU_ASSERT_PTR_NOT_NULL(in);
     if (in) {
         tc_reader *r = tc_input_reader(in);
@@ -292,7 +292,7 @@ static void test_skip_across_windows(void)
     for (int no_mmap = 0; no_mmap <= 1; no_mmap++) {
         tc_input_opts o = {.window = 4096, .no_mmap = no_mmap};
         char err[256];
-        tc_input *in = tc_input_open(path, &o, err, sizeof err);
+        tc_input *in = tu_input_open(path, &o, err, sizeof err);
         CU_ASSERT_PTR_NOT_NULL_FATAL(in);
         tc_reader *r = tc_input_reader(in);
         CU_ASSERT_PTR_NOT_NULL(tc_need(r, 10));
@@ -321,7 +321,7 @@ static void test_empty_file(void)
     for (int no_mmap = 0; no_mmap <= 1; no_mmap++) {
         tc_input_opts o = {.no_mmap = no_mmap};
         char err[256];
-        tc_input *in = tc_input_open(path, &o, err, sizeof err);
+        tc_input *in = tu_input_open(path, &o, err, sizeof err);
         CU_ASSERT_PTR_NOT_NULL_FATAL(in);
         tc_reader *r = tc_input_reader(in);
         CU_ASSERT(tc_at_end(r));
@@ -344,7 +344,7 @@ static void test_empty_file(void)
 static void test_errors_opening(void)
 {
     char err[256] = "";
-    tc_input *in = tc_input_open(tu_tmpdir(), NULL, err, sizeof err);
+    tc_input *in = tu_input_open(tu_tmpdir(), NULL, err, sizeof err);
     CU_ASSERT_PTR_NULL(in);
     CHECK(strstr(err, "directory") != NULL, "directory: \"%s\"", err);
     tc_input_close(in);
@@ -352,7 +352,7 @@ static void test_errors_opening(void)
     char missing[600];
     snprintf(missing, sizeof missing, "%s/no-such-file", tu_tmpdir());
     err[0] = '\0';
-    in = tc_input_open(missing, NULL, err, sizeof err);
+    in = tu_input_open(missing, NULL, err, sizeof err);
     CU_ASSERT_PTR_NULL(in);
     CHECK(strstr(err, "No such file") != NULL, "missing file: \"%s\"", err);
 

@@ -71,7 +71,7 @@ static int all_ways(const char *name, const void *doc, size_t len, int compresse
                 continue; /* mmap windows: a few sizes suffice */
             tc_input_opts o = {.window = w, .no_mmap = no_mmap};
             char err[256];
-            tc_input *in = tc_input_open(path, &o, err, sizeof err);
+            tc_input *in = tu_input_open(path, &o, err, sizeof err);
             if (!in) {
                 CHECK(0, "%s: %s", name, err);
                 continue;
@@ -97,7 +97,7 @@ static int all_ways(const char *name, const void *doc, size_t len, int compresse
             for (size_t k = 0; k < sizeof windows / sizeof windows[0]; k++) {
                 tc_input_opts o = {.window = windows[k]};
                 char err[256];
-                tc_input *in = tc_input_open(zpath, &o, err, sizeof err);
+                tc_input *in = tu_input_open(zpath, &o, err, sizeof err);
                 if (!in) {
                     CHECK(0, "%s %s: %s", name, names[c], err);
                     continue;

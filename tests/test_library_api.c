@@ -385,6 +385,171 @@ static void test_repeats_and_summary(void)
     tc_result_free(few);
 }
 
+/* ---- what a finding holds besides its message ---- */
+
+static const tc_diag_value *value_of(const tc_diag *d, const char *name)
+{
+    for (size_t i = 0; d && i < d->n_values; i++)
+        if (!strcmp(d->values[i].name, name))
+            return &d->values[i];
+    return NULL;
+}
+
+static uint64_t uint_of(const tc_diag *d, const char *name)
+{
+    const tc_diag_value *v = value_of(d, name);
+    CHECK(v && v->type == TC_VALUE_UINT, "%s: no unsigned value %s",
+          d ? d->rule->id : "(none)", name);
+    return v && v->type == TC_VALUE_UINT ? v->u : UINT64_MAX;
+}
+
+typedef struct seen_summary {
+    const tc_rule_info *summarises;
+    uint64_t suppressed, total;
+    size_t others_with_count;
+} seen_summary;
+
+static void on_summary(void *user, const tc_diag *d)
+{
+    seen_summary *s = user;
+    if (d->summarises) {
+        s->summarises = d->summarises;
+        s->suppressed = d->suppressed;
+        s->total = uint_of(d, "total");
+    } else if (d->suppressed) {
+        s->others_with_count++;
+    }
+}
+
+/* The suppression summary states its count as fields: the rule it stands
+ * for and how many of its findings were not shown, through the callback of
+ * tc_validate_buffer and in a result alike. */
+static void test_suppression_fields(void)
+{
+    char text[40 * 4 + 1];
+    for (int i = 0; i < 40; i++)
+        memcpy(text + 4 * i, "zz!\n", 4);
+    text[160] = '\0';
+    const tc_rule_info *syntax = tc_rule_find("PERF-TEXT-SYNTAX");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(syntax);
+
+    seen_summary seen = {0};
+    tc_options o = TC_OPTIONS_INIT;
+    CU_ASSERT_EQUAL(tc_options_set(&o, "max-repeats", "5"), 0);
+    o.on_diag = on_summary;
+    o.user = &seen;
+    CU_ASSERT_EQUAL(tc_validate_buffer(text, 160, "junk.itc", &o, NULL), 1);
+    CU_ASSERT_PTR_EQUAL(seen.summarises, syntax);
+    CU_ASSERT_EQUAL(seen.suppressed, 35);
+    CU_ASSERT_EQUAL(seen.total, 40);
+    CU_ASSERT_EQUAL(seen.others_with_count, 0);
+
+    o.on_diag = NULL;
+    tc_result *r = tc_check_buffer(text, 160, "junk.itc", &o);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    const tc_diag *note = tc_result_find(r, "TC-DIAG-SUPPRESSED");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(note);
+    CU_ASSERT_PTR_EQUAL(note->summarises, syntax);
+    CU_ASSERT_EQUAL(note->suppressed, 35);
+    CU_ASSERT_EQUAL(uint_of(note, "suppressed"), 35);
+    CU_ASSERT_EQUAL(uint_of(note, "total"), 40);
+    const tc_diag_value *rule = value_of(note, "rule");
+    CU_ASSERT(rule && rule->type == TC_VALUE_STRING && !strcmp(rule->s, "PERF-TEXT-SYNTAX"));
+    /* The message says the same in words, unchanged. */
+    CU_ASSERT_STRING_EQUAL(note->message, "35 further PERF-TEXT-SYNTAX findings not shown (40 in all)");
+    const tc_diag *first = tc_result_find(r, "PERF-TEXT-SYNTAX");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(first);
+    CU_ASSERT_PTR_NULL(first->summarises);
+    CU_ASSERT_EQUAL(first->suppressed, 0);
+    tc_result_free(r);
+}
+
+static tc_result *check_case(const char *path, const char *name, const char *format)
+{
+    size_t n;
+    uint8_t *p = read_case(path, &n);
+    if (!p)
+        return NULL;
+    tc_options o = TC_OPTIONS_INIT;
+    if (format)
+        CU_ASSERT_EQUAL(tc_options_set(&o, "format", format), 0);
+    tc_result *r = tc_check_buffer(p, n, name, &o);
+    free(p);
+    return r;
+}
+
+/* A finding that cites an earlier thing ("first at 1:2", "already defined
+ * at line 34:3", "the event at offset 52") has its byte offset in related. */
+static void test_related_offsets(void)
+{
+    static const char twice[] = "{\"MAJOR_VERSION\": 1, \"MAJOR_VERSION\": 1}";
+    tc_options o = TC_OPTIONS_INIT;
+    CU_ASSERT_EQUAL(tc_options_set(&o, "format", "dcfg"), 0);
+    tc_result *r = tc_check_buffer(twice, sizeof twice - 1, "p.dcfg.json", &o);
+    const tc_diag *d = tc_result_find(r, "TC-JSON-DUPLICATE-KEY");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    CU_ASSERT_EQUAL(d->offset, 21);
+    CU_ASSERT_EQUAL_FATAL(d->n_related, 1);
+    CU_ASSERT_EQUAL(d->related[0], 1);
+    /* Findings that cite nothing have none. */
+    d = tc_result_find(r, "DCFG-VERSION-MISSING");
+    if (d)
+        CU_ASSERT_EQUAL(d->n_related, 0);
+    tc_result_free(r);
+
+    r = check_case("dcfg/n_dcfg_id_duplicate_edge_type.dcfg.json", "p.dcfg.json", NULL);
+    d = tc_result_find(r, "DCFG-ID-DUPLICATE");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    CHECK(strstr(d->message, "already defined at line 34:3") != NULL, "message: %s", d->message);
+    CU_ASSERT_EQUAL_FATAL(d->n_related, 1);
+    CU_ASSERT_EQUAL(d->related[0], 896);
+    CU_ASSERT_EQUAL(uint_of(d, "id"), 27);
+    tc_result_free(r);
+
+    r = check_case("ovni/n_ovni_clock_decrease_interleaved/loom.node1/proc.4100/thread.4101/stream.obs",
+                   "stream.obs", "ovni");
+    d = tc_result_find(r, "OVNI-CLOCK-DECREASE");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    CU_ASSERT_EQUAL(d->offset, 68);
+    CU_ASSERT_EQUAL_FATAL(d->n_related, 1);
+    CU_ASSERT_EQUAL(d->related[0], 52);
+    CU_ASSERT_EQUAL(uint_of(d, "clock"), UINT64_C(5000000000240));
+    CU_ASSERT_EQUAL(uint_of(d, "previous_clock"), UINT64_C(5000000000250));
+    tc_result_free(r);
+}
+
+/* Rules whose messages quote sizes and widths carry them as named values. */
+static void test_named_values(void)
+{
+    tc_result *r = check_case("xray/n_xray_v1_buffer_size_38.xray", "t.xray", NULL);
+    const tc_diag *d = tc_result_find(r, "XRAY-V1-BUFFER-SIZE");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    CU_ASSERT_EQUAL(d->n_values, 1);
+    CU_ASSERT_EQUAL(uint_of(d, "buffer_size"), 38);
+    tc_result_free(r);
+
+    r = check_case("xray/n_xray_v2_be_record_past_extents.xray", "t.xray", NULL);
+    d = tc_result_find(r, "XRAY-RECORD-PAST-EXTENTS");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    CU_ASSERT_EQUAL(uint_of(d, "record_size"), 8);
+    CU_ASSERT_EQUAL(uint_of(d, "buffer_end"), 528);
+    CU_ASSERT_EQUAL_FATAL(d->n_related, 1);
+    CU_ASSERT_EQUAL(d->related[0], 32); /* its BufferExtents */
+    tc_result_free(r);
+
+    r = check_case("perf/n_perf_gen_counter_width.rtd", "trace.rtd", NULL);
+    d = tc_result_find(r, "PERF-COUNTER-WIDTH");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    CU_ASSERT_EQUAL(uint_of(d, "counter"), 5);
+    CU_ASSERT_EQUAL(uint_of(d, "width"), 25);
+    CU_ASSERT_EQUAL(uint_of(d, "value"), 0x2000000);
+    CU_ASSERT_EQUAL(uint_of(d, "max"), 0x1ffffff);
+    CU_ASSERT_EQUAL(uint_of(d, "counter_info"), 0x18c09);
+    CU_ASSERT_EQUAL_FATAL(d->n_related, 1);
+    CU_ASSERT_EQUAL(d->related[0], 465); /* the record's start */
+    tc_result_free(r);
+}
+
 /* A compressed buffer is decompressed, as a file is. */
 static void test_compressed_buffer(void)
 {
@@ -434,6 +599,9 @@ void register_library_api_suite(void)
         {"fields_of_a_json_finding", test_fields_of_a_json_finding},
         {"fields_of_a_binary_finding", test_fields_of_a_binary_finding},
         {"repeats_and_summary", test_repeats_and_summary},
+        {"suppression_fields", test_suppression_fields},
+        {"related_offsets", test_related_offsets},
+        {"named_values", test_named_values},
         {"compressed_buffer", test_compressed_buffer},
         {"null_and_empty", test_null_and_empty},
         {NULL, NULL},

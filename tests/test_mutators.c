@@ -64,7 +64,9 @@ static int one(const xray_mutator *m, unsigned v, int be, uint64_t seed, uint64_
     tc_bytebuf t = {0};
     xray_sink sink = {NULL, &t};
     char err[256] = "";
-    if (xray_generate(&p, (int)m->rule, NULL, sink, NULL, err, sizeof err) != 0) {
+    tc_error gen_err = TC_ERROR_INIT;
+    if (tu_error_text(xray_generate(&p, (int)m->rule, NULL, sink, NULL, &gen_err), &gen_err, err,
+                      sizeof err) != 0) {
         snprintf(why, whylen, "v%u %s seed %llu size %llu buffer_size %llu: generation failed: %s",
                  v, be ? "big" : "little", (unsigned long long)seed, (unsigned long long)size,
                  (unsigned long long)buffer_size, err);
@@ -163,11 +165,10 @@ static void test_starts_from_valid_trace(void)
 {
     xray_gen_params p = {.seed = 11, .size = 50000, .version = 5, .threads = 2};
     tc_bytebuf valid = {0}, bad = {0};
-    char err[256];
+    tc_error err = TC_ERROR_INIT;
     xray_sink sv = {NULL, &valid}, sb = {NULL, &bad};
-    CU_ASSERT_EQUAL_FATAL(xray_generate(&p, -1, NULL, sv, NULL, err, sizeof err), 0);
-    CU_ASSERT_EQUAL_FATAL(xray_generate(&p, TC_RULE_XRAY_WALLTIME_USEC, NULL, sb, NULL, err,
-                                        sizeof err), 0);
+    CU_ASSERT_EQUAL_FATAL(xray_generate(&p, -1, NULL, sv, NULL, &err), 0);
+    CU_ASSERT_EQUAL_FATAL(xray_generate(&p, TC_RULE_XRAY_WALLTIME_USEC, NULL, sb, NULL, &err), 0);
     /* Same length (a value changed in place), differing in 4 bytes at most. */
     CU_ASSERT_EQUAL(valid.len, bad.len);
     size_t diff = 0;

@@ -64,20 +64,22 @@ static int check_trace(const char *dir, tu_result *r)
     opt.on_diag = tu_collect;
     opt.user = r;
     tc_check_opts c = {.options = &opt};
-    r->status = tc_check_path(dir, &c, &r->sum, r->err, sizeof r->err);
+    r->status = tu_check_path_text(dir, &c, &r->sum, r->err, sizeof r->err);
     return r->status;
 }
 
 static int gen_dir(const ovni_gen_params *p, int violate, const char *dir, char *err, size_t n)
 {
     ovni_sink sink = {dir, NULL};
-    return ovni_generate(p, violate, NULL, sink, NULL, err, n);
+    tc_error why = TC_ERROR_INIT;
+    return tu_error_text(ovni_generate(p, violate, NULL, sink, NULL, &why), &why, err, n);
 }
 
 static int gen_mem(const ovni_gen_params *p, int violate, ovni_mem_trace *t, char *err, size_t n)
 {
     ovni_sink sink = {NULL, t};
-    return ovni_generate(p, violate, NULL, sink, NULL, err, n);
+    tc_error why = TC_ERROR_INIT;
+    return tu_error_text(ovni_generate(p, violate, NULL, sink, NULL, &why), &why, err, n);
 }
 
 static const char *shape(const ovni_gen_params *p)
@@ -200,13 +202,15 @@ static void test_disk_matches_memory(void)
 static void test_sizes(void)
 {
     char err[300];
+    tc_error why = TC_ERROR_INIT;
     for (size_t s = 0; s < NSHAPES; s++) {
         ovni_gen_params p = shapes[s];
         p.seed = 3;
         ovni_gen_stats st;
         ovni_mem_trace t = {0};
         ovni_sink sink = {NULL, &t};
-        CU_ASSERT_EQUAL_FATAL(ovni_generate(&p, -1, NULL, sink, &st, err, sizeof err), 0);
+        CU_ASSERT_EQUAL_FATAL(
+            tu_error_text(ovni_generate(&p, -1, NULL, sink, &st, &why), &why, err, sizeof err), 0);
         uint64_t obs = 0, streams = t.n, least = streams * OVNI_MIN_STREAM;
         for (size_t i = 0; i < t.n; i++)
             obs += t.streams[i].obs.len;

@@ -532,7 +532,8 @@ static int gen(uint64_t seed, uint64_t size, int count_type, int container, unsi
                          .srcbits = srcbits};
     out->len = 0;
     perf_sink sink = {NULL, out};
-    return perf_generate(&p, violate, sink, st, err, errlen);
+    tc_error why = TC_ERROR_INIT;
+    return tu_error_text(perf_generate(&p, violate, sink, st, &why), &why, err, errlen);
 }
 
 static void read_any(rd *r, const tc_bytebuf *b, int container, unsigned srcbits)

@@ -18,7 +18,8 @@ static int gen(const xray_basic_params *p, int violate, tc_bytebuf *out, xray_ge
 {
     out->len = 0;
     xray_sink sink = {NULL, out};
-    return xray_basic_generate(p, violate, NULL, sink, st, err, errlen);
+    tc_error why = TC_ERROR_INIT;
+    return tu_error_text(xray_basic_generate(p, violate, NULL, sink, st, &why), &why, err, errlen);
 }
 
 static void test_determinism_and_size(void)

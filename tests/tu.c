@@ -100,7 +100,7 @@ int tu_check_input(tc_input *in, const char *name, const tu_opts *o, tu_result *
     if (o->dump && !(dump = open_memstream(&r->dump, &r->dump_len)))
         abort();
     tc_check_opts c = {.options = &opt, .input = o->input, .dump = dump};
-    r->status = tc_check_input(in, name, &c, &r->sum, r->err, sizeof r->err);
+    r->status = tu_check_input_text(in, name, &c, &r->sum, r->err, sizeof r->err);
     if (dump)
         fclose(dump);
     maybe_print(r);
@@ -123,7 +123,7 @@ int tu_check_memory(const void *p, size_t n, const tu_opts *o, tu_result *r)
 int tu_check_path(const char *path, const tu_opts *o, tu_result *r)
 {
     char err[300] = "";
-    tc_input *in = tc_input_open(path, o ? &o->input : NULL, err, sizeof err);
+    tc_input *in = tu_input_open(path, o ? &o->input : NULL, err, sizeof err);
     if (!in) {
         tu_result_free(r);
         snprintf(r->err, sizeof r->err, "%s", err);
@@ -478,4 +478,40 @@ int tu_program(char *out, size_t size)
     char *dir = dirname(dirname(self)); /* .../san/tests/unit -> .../san */
     snprintf(out, size, "%s/tracecheck", dir);
     return access(out, X_OK) == 0;
+}
+
+tc_input *tu_input_open(const char *path, const tc_input_opts *o, char *err, size_t errlen)
+{
+    tc_error e = TC_ERROR_INIT;
+    tc_input *in = tc_input_open(path, o, &e);
+    tc_error_format(&e, err, errlen);
+    tc_error_free(&e);
+    return in;
+}
+
+int tu_check_input_text(tc_input *in, const char *name, const tc_check_opts *c, tc_summary *out,
+                        char *err, size_t errlen)
+{
+    tc_error e = TC_ERROR_INIT;
+    int status = tc_check_input(in, name, c, out, &e);
+    tc_error_format(&e, err, errlen);
+    tc_error_free(&e);
+    return status;
+}
+
+int tu_check_path_text(const char *path, const tc_check_opts *c, tc_summary *out, char *err,
+                       size_t errlen)
+{
+    tc_error e = TC_ERROR_INIT;
+    int status = tc_check_path(path, c, out, &e);
+    tc_error_format(&e, err, errlen);
+    tc_error_free(&e);
+    return status;
+}
+
+int tu_error_text(int rc, tc_error *e, char *buf, size_t n)
+{
+    tc_error_format(e, buf, n);
+    tc_error_free(e);
+    return rc;
 }

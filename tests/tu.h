@@ -119,6 +119,24 @@ const char *tu_tmpdir(void);
 char *tu_write_file(const char *name, const void *p, size_t n);
 /* Reads a whole file into malloc'd memory. */
 uint8_t *tu_read_file(const char *path, size_t *n);
+
+/* rc, once the reason in e (set by the call that returned rc) is written
+ * into buf as the program prints it and e is freed: a call that takes a
+ * tc_error, in a test that compares the text,
+ *
+ *   tc_error why = TC_ERROR_INIT;
+ *   rc = tu_error_text(xray_generate(&p, -1, NULL, sink, NULL, &why), &why, err, sizeof err);
+ */
+int tu_error_text(int rc, tc_error *e, char *buf, size_t n);
+
+/* tc_input_open, tc_check_input and tc_check_path with the reason of a
+ * status 2 as text (the formatted cause chain, "" when none), for tests
+ * that compare it. */
+tc_input *tu_input_open(const char *path, const tc_input_opts *o, char *err, size_t errlen);
+int tu_check_input_text(tc_input *in, const char *name, const tc_check_opts *c, tc_summary *out,
+                        char *err, size_t errlen);
+int tu_check_path_text(const char *path, const tc_check_opts *c, tc_summary *out, char *err,
+                       size_t errlen);
 /* Removes tu_tmpdir() and everything in it. */
 void tu_cleanup_tmpdir(void);
 

@@ -12,7 +12,8 @@
 #include "tu.h"
 
 static void (*const registrations[])(void) = {
-    register_rules_suite,     register_diag_suite,       register_input_suite,
+    register_rules_suite,     register_diag_suite,       register_error_suite,
+    register_input_suite,
     register_compress_suite,  register_equivalence_suite, register_xray_header_suite,
     register_xray_v1_suite,   register_xray_extents_suite, register_xray_grammar_suite,
     register_xray_events_suite, register_xray_values_suite, register_xray_basic_suite,

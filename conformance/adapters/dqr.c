@@ -11,14 +11,14 @@
 #include "dqr.h"
 #include "../runner/scratch.h"
 
-static int write_file(const char *path, const void *data, size_t len, char *err, size_t errlen)
+static int write_file(const char *path, const void *data, size_t len, tc_error *err)
 {
     FILE *f = fopen(path, "wb");
     int ok = f && fwrite(data, 1, len, f) == len;
     if (f && fclose(f) != 0)
         ok = 0;
     if (!ok)
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        tc_error_set(err, "dqr", "%s: %s", path, strerror(errno));
     return ok ? 0 : -1;
 }
 
@@ -54,15 +54,15 @@ static int dqr_body(void *arg)
 }
 
 /* The scratch directory's settings file and stand-in ELF. */
-static int prepare(const tc_conf_case *c, const char *dir, const char *trace,
-                   const char *objdump, char *err, size_t errlen)
+static int prepare(const tc_conf_case *c, const char *dir, const char *trace, const char *objdump,
+                   tc_error *err)
 {
     uint64_t *addr = NULL;
-    long n = tc_dqr_trace_addresses(c->input, &addr, err, errlen);
+    long n = tc_dqr_trace_addresses(c->input, &addr, err);
     if (n < 0)
         return -1;
     char *elf = tc_conf_printf("%s/%s", dir, TC_DQR_ELF);
-    int rc = tc_dqr_write_elf(elf, addr, (size_t)n, err, errlen);
+    int rc = tc_dqr_write_elf(elf, addr, (size_t)n, err);
     free(elf);
     free(addr);
     if (rc != 0)
@@ -77,33 +77,35 @@ static int prepare(const tc_conf_case *c, const char *dir, const char *trace,
                                  "trace.config.int.itc.perf.channel=6\n",
                                  trace, TC_DQR_ELF, objdump);
     char *path = tc_conf_printf("%s/%s", dir, TC_DQR_PROPS);
-    rc = write_file(path, props, strlen(props), err, errlen);
+    rc = write_file(path, props, strlen(props), err);
     free(path);
     free(props);
     return rc;
 }
 
-int tc_dqr_start(tc_impl_job *job, const tc_conf_impl *impl, const tc_conf_case *c,
-                 double timeout, char *err, size_t errlen)
+int tc_dqr_start(tc_impl_job *job, const tc_conf_impl *impl, const tc_conf_case *c, double timeout,
+                 tc_error *err)
 {
     /* Without it dqr refuses every ELF before reading the trace. */
     char *objdump = on_path(TC_DQR_OBJDUMP);
     if (!objdump) {
-        snprintf(err, errlen, "%s is not on PATH: dqr runs it on the ELF it is given (Debian: "
-                              "binutils-riscv64-unknown-elf; docs/dqr.md)", TC_DQR_OBJDUMP);
+        tc_error_set(err, "dqr",
+                     "%s is not on PATH: dqr runs it on the ELF it is given (Debian: "
+                     "binutils-riscv64-unknown-elf; docs/dqr.md)",
+                     TC_DQR_OBJDUMP);
         return -1;
     }
     char *copy = NULL;
-    int rc = tc_scratch_copy(c->input, &job->scratch, &copy, err, errlen);
+    int rc = tc_scratch_copy(c->input, &job->scratch, &copy, err);
     if (rc == 0) {
         const char *base = strrchr(copy, '/') ? strrchr(copy, '/') + 1 : copy;
-        rc = prepare(c, job->scratch, base, objdump, err, errlen);
+        rc = prepare(c, job->scratch, base, objdump, err);
     }
     free(copy);
     free(objdump);
     if (rc == 0) {
         job->cmdline = tc_conf_strdup(impl->program);
-        rc = tc_proc_start(&job->proc, dqr_body, job, NULL, timeout, err, errlen);
+        rc = tc_proc_start(&job->proc, dqr_body, job, NULL, timeout, err);
     }
     if (rc != 0) {
         tc_impl_job_release(job);

@@ -15,6 +15,7 @@
 #ifndef TC_CONF_DQR_H
 #define TC_CONF_DQR_H
 
+#include "../../parsers/common/error.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,8 +38,8 @@ extern const tc_conf_adapter tc_dqr_adapter;
 
 /* Starts dqr (impl->program) on the case in a scratch directory (job->scratch,
  * removed by tc_impl_finish). Returns 0, or -1 with the reason in err. */
-int tc_dqr_start(tc_impl_job *job, const tc_conf_impl *impl, const tc_conf_case *c,
-                 double timeout, char *err, size_t errlen);
+int tc_dqr_start(tc_impl_job *job, const tc_conf_impl *impl, const tc_conf_case *c, double timeout,
+                 tc_error *err);
 
 /* Once dqr has exited, before the scratch directory goes: turns what dqr did
  * into the runner's terms (docs/dqr.md, "Verdicts"): o->exit_status 0
@@ -54,12 +55,12 @@ void tc_dqr_outcome(const tc_impl_job *job, tc_conf_outcome *o);
  * also their running XOR (what dqr takes them for). Returns the count and a
  * malloc'ed array in *out (sorted, without duplicates or 0), or -1 with the
  * reason in err. */
-long tc_dqr_trace_addresses(const char *path, uint64_t **out, char *err, size_t errlen);
+long tc_dqr_trace_addresses(const char *path, uint64_t **out, tc_error *err);
 
 /* Writes a 64-bit little-endian RISC-V ELF whose code sections (nops) cover
  * each address, each with a function symbol, plus one fixed section so that
  * the ELF always has a symbol. Returns 0, or -1 with the reason in err. */
-int tc_dqr_write_elf(const char *path, const uint64_t *addr, size_t n, char *err, size_t errlen);
+int tc_dqr_write_elf(const char *path, const uint64_t *addr, size_t n, tc_error *err);
 
 /* ---- dqr_perf.c: dqr's .perf text against the expected dump ---- */
 

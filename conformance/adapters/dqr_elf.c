@@ -79,12 +79,12 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-long tc_dqr_trace_addresses(const char *path, uint64_t **out, char *err, size_t errlen)
+long tc_dqr_trace_addresses(const char *path, uint64_t **out, tc_error *err)
 {
     size_t len;
     char *data = tc_conf_read_file(path, &len);
     if (!data) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        tc_error_set(err, "dqr", "%s: %s", path, strerror(errno));
         return -1;
     }
     tc_reader r;
@@ -96,8 +96,8 @@ long tc_dqr_trace_addresses(const char *path, uint64_t **out, char *err, size_t 
     tc_perf_parse(&r, &ctx);
     free(data);
     if (s.oom || d.failed[0]) {
-        snprintf(err, errlen, "%s: reading its records for the stand-in ELF: %s", path,
-                 d.failed[0] ? d.failed : "out of memory");
+        tc_error_set(err, "dqr", "%s: reading its records for the stand-in ELF: %s", path,
+                     d.failed[0] ? d.failed : "out of memory");
         free(s.v);
         return -1;
     }
@@ -216,11 +216,11 @@ static void shdr(buf *b, uint32_t name, uint32_t type, uint64_t flags, uint64_t 
     put_le(b, entsize, 8);
 }
 
-int tc_dqr_write_elf(const char *path, const uint64_t *addr, size_t n, char *err, size_t errlen)
+int tc_dqr_write_elf(const char *path, const uint64_t *addr, size_t n, tc_error *err)
 {
     range *rg = malloc((n + 1) * sizeof *rg);
     if (!rg) {
-        snprintf(err, errlen, "out of memory for %zu sections", n + 1);
+        tc_error_set(err, "dqr", "out of memory for %zu sections", n + 1);
         return -1;
     }
     size_t k;
@@ -233,7 +233,7 @@ int tc_dqr_write_elf(const char *path, const uint64_t *addr, size_t n, char *err
     uint32_t *name = malloc((k + 1) * sizeof *name);
     if (!name) {
         free(rg);
-        snprintf(err, errlen, "out of memory for %zu sections", k);
+        tc_error_set(err, "dqr", "out of memory for %zu sections", k);
         return -1;
     }
     put_le(&shstr, 0, 1);
@@ -307,7 +307,7 @@ int tc_dqr_write_elf(const char *path, const uint64_t *addr, size_t n, char *err
 
     int rc = -1;
     if (out.oom || shstr.oom || strtab.oom || symtab.oom || code.oom) {
-        snprintf(err, errlen, "out of memory for the stand-in ELF (%zu sections)", k);
+        tc_error_set(err, "dqr", "out of memory for the stand-in ELF (%zu sections)", k);
     } else {
         FILE *f = fopen(path, "wb");
         int ok = f && fwrite(out.p, 1, out.len, f) == out.len;
@@ -316,7 +316,7 @@ int tc_dqr_write_elf(const char *path, const uint64_t *addr, size_t n, char *err
         if (ok)
             rc = 0;
         else
-            snprintf(err, errlen, "%s: %s", path, strerror(errno));
+            tc_error_set(err, "dqr", "%s: %s", path, strerror(errno));
     }
     free(rg);
     free(name);

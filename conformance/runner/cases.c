@@ -327,9 +327,13 @@ static int load_group(tc_conf_suite *s, const char *dir, const char *group, size
         const tc_format_ops *f = tc_format_ops_for(c.format);
         if (c.input_is_dir && f && f->companion) {
             /* An input with its companion: the pair is the input. */
-            char perr[300];
-            if (tc_conf_pair_find(c.input, f, &c.pair_companion, &c.pair_input, perr, sizeof perr))
-                cbad += problem(c.input, "%s", perr);
+            tc_error perr = TC_ERROR_INIT;
+            if (tc_conf_pair_find(c.input, f, &c.pair_companion, &c.pair_input, &perr)) {
+                char why[300];
+                tc_error_format(&perr, why, sizeof why);
+                cbad += problem(c.input, "%s", why);
+            }
+            tc_error_free(&perr);
         } else if (c.input_is_dir && f && !f->dir) {
             cbad += problem(c.expect_path, "the input is a directory, which only a trace of a "
                                            "format whose traces are directories (or of \"auto\") "

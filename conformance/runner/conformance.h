@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "../../parsers/common/error.h"
 #include "tracecheck/tracecheck.h"
 
 /* Bumped when the layout of the JSON report changes. */
@@ -144,7 +145,7 @@ typedef struct tc_conf_xfail {
 /* Reads "NAME [@crash|@timeout|@crash-or-pass] REASON..." lines ('#' starts a
  * comment line) and one optional "@version VERSION" line. Returns 0, or -1
  * with the reason (path:line: message) in err. */
-int tc_conf_xfail_load(tc_conf_xfail *x, const char *path, char *err, size_t errlen);
+int tc_conf_xfail_load(tc_conf_xfail *x, const char *path, tc_error *err);
 tc_conf_xfail_entry *tc_conf_xfail_find(const tc_conf_xfail *x, const char *name);
 void tc_conf_xfail_free(tc_conf_xfail *x);
 
@@ -168,7 +169,7 @@ typedef struct tc_conf_adapter {
      * in err. A scratch directory it makes is job->scratch, removed by
      * tc_impl_finish. */
     int (*start)(struct tc_impl_job *job, const struct tc_conf_impl *impl,
-                 const struct tc_conf_case *c, double timeout, char *err, size_t errlen);
+                 const struct tc_conf_case *c, double timeout, tc_error *err);
     /* Once the tool has exited, before the scratch directory goes: the
      * verdict (o->exit_status 0 or 1, or o->no_verdict) and o->mismatch. */
     void (*outcome)(const struct tc_impl_job *job, struct tc_conf_outcome *o);

@@ -87,12 +87,11 @@ static int tracecheck_body(void *arg)
     opt.on_diag = on_diag;
     opt.user = &s;
     tc_check_opts copts = {.options = &opt, .dump = s.c->no_dump ? NULL : s.mem};
-    char err[300] = "";
+    tc_error err = TC_ERROR_INIT;
     tc_summary sum;
-    int rc = s.c->pair_companion
-                 ? tc_check_pair(tc_format_ops_for(s.c->format), s.c->pair_companion,
-                                 s.c->pair_input, &copts, err, sizeof err)
-                 : tc_check_path(s.c->input, &copts, &sum, err, sizeof err);
+    int rc = s.c->pair_companion ? tc_check_pair(tc_format_ops_for(s.c->format),
+                                                 s.c->pair_companion, s.c->pair_input, &copts, &err)
+                                 : tc_check_path(s.c->input, &copts, &sum, &err);
     fclose(s.mem);
     if (s.c->input_is_dir && !s.c->pair_companion)
         s.prefix = tc_conf_trace_prefix(s.buf, s.size, s.errors, s.nerrors);
@@ -101,8 +100,12 @@ static int tracecheck_body(void *arg)
     free(s.errors);
     fwrite(s.buf, 1, s.size, stdout);
     free(s.buf);
-    if (rc == 2)
-        fprintf(stderr, "tracecheck: %s: %s\n", s.c->input, err);
+    if (rc == 2) {
+        char why[300];
+        tc_error_format(&err, why, sizeof why);
+        fprintf(stderr, "tracecheck: %s: %s\n", s.c->input, why);
+    }
+    tc_error_free(&err);
     fprintf(stderr, PROTO "prefix %lld\n" PROTO "status %d\n", s.prefix, rc);
     fflush(stdout);
     fflush(stderr);
@@ -160,17 +163,17 @@ void tc_impl_job_release(tc_impl_job *job)
 }
 
 int tc_impl_start(tc_impl_job *job, const tc_conf_impl *impl, const tc_conf_case *c,
-                  double timeout, char *err, size_t errlen)
+                  double timeout, tc_error *err)
 {
     memset(job, 0, sizeof *job);
     job->c = c;
     if (impl->kind == TC_IMPL_TRACECHECK)
-        return tc_proc_start(&job->proc, tracecheck_body, (void *)c, NULL, timeout, err, errlen);
+        return tc_proc_start(&job->proc, tracecheck_body, (void *)c, NULL, timeout, err);
     if (impl->kind == TC_IMPL_ADAPTER)
-        return impl->adapter->start(job, impl, c, timeout, err, errlen);
+        return impl->adapter->start(job, impl, c, timeout, err);
     int uses_file;
     char *copy = NULL;
-    if (impl->copy_input && tc_scratch_copy(c->input, &job->scratch, &copy, err, errlen) != 0)
+    if (impl->copy_input && tc_scratch_copy(c->input, &job->scratch, &copy, err) != 0)
         return -1;
     const char *input = copy ? copy : c->input;
     const char *command = impl->also_command && impl->also_format != TC_FORMAT_AUTO &&
@@ -179,7 +182,7 @@ int tc_impl_start(tc_impl_job *job, const tc_conf_impl *impl, const tc_conf_case
                               : impl->command;
     job->cmdline = tc_impl_command_line(command, input, &uses_file);
     int rc = tc_proc_start(&job->proc, command_body, job->cmdline, uses_file ? NULL : input,
-                           timeout, err, errlen);
+                           timeout, err);
     free(copy);
     if (rc != 0) {
         tc_impl_job_release(job);

@@ -2,6 +2,7 @@
 #ifndef TC_CONF_IMPL_H
 #define TC_CONF_IMPL_H
 
+#include "../../parsers/common/error.h"
 #include "conformance.h"
 #include "proc.h"
 
@@ -13,8 +14,8 @@ typedef struct tc_impl_job {
 } tc_impl_job;
 
 /* Starts the case. Returns 0, or -1 with the reason in err. */
-int tc_impl_start(tc_impl_job *job, const tc_conf_impl *impl, const tc_conf_case *c,
-                  double timeout, char *err, size_t errlen);
+int tc_impl_start(tc_impl_job *job, const tc_conf_impl *impl, const tc_conf_case *c, double timeout,
+                  tc_error *err);
 
 /* Once tc_proc_done(&job->proc): what the implementation produced. Removes
  * the scratch copy. */

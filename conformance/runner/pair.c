@@ -18,13 +18,13 @@
 static int named(const tc_format_ops *f, const char *name) { return f->by_name && f->by_name(name); }
 
 int tc_conf_pair_find(const char *dir, const tc_format_ops *f, char **companion, char **input,
-                      char *err, size_t errlen)
+                      tc_error *err)
 {
     const tc_format_ops *cf = tc_format_ops_for(f->companion->format);
     *companion = *input = NULL;
     DIR *d = opendir(dir);
     if (!d) {
-        snprintf(err, errlen, "cannot read the directory");
+        tc_error_set(err, "conformance", "cannot read the directory");
         return -1;
     }
     int bad = 0;
@@ -36,9 +36,10 @@ int tc_conf_pair_find(const char *dir, const tc_format_ops *f, char **companion,
         struct stat st;
         char **slot = named(cf, e->d_name) ? companion : named(f, e->d_name) ? input : NULL;
         if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || !slot || *slot) {
-            snprintf(err, errlen, "%s: a pair case holds one %s and one %s, each known by its "
-                                  "name (and possibly compressed), and nothing else",
-                     e->d_name, cf->title, f->title);
+            tc_error_set(err, "conformance",
+                         "%s: a pair case holds one %s and one %s, each known by its "
+                         "name (and possibly compressed), and nothing else",
+                         e->d_name, cf->title, f->title);
             bad = 1;
             free(path);
         } else {
@@ -47,8 +48,8 @@ int tc_conf_pair_find(const char *dir, const tc_format_ops *f, char **companion,
     }
     closedir(d);
     if (!bad && (!*companion || !*input)) {
-        snprintf(err, errlen, "no %s: a pair case holds one %s and one %s",
-                 *companion ? f->title : cf->title, cf->title, f->title);
+        tc_error_set(err, "conformance", "no %s: a pair case holds one %s and one %s",
+                     *companion ? f->title : cf->title, cf->title, f->title);
         bad = 1;
     }
     if (bad) {

@@ -8,6 +8,7 @@
 #ifndef TC_CONF_PAIR_H
 #define TC_CONF_PAIR_H
 
+#include "../../parsers/common/error.h"
 #include <stddef.h>
 
 #include "../../parsers/common/formats.h"
@@ -16,6 +17,6 @@
  * *companion and *input set (malloc'd paths); -1 with the reason in err
  * when the directory does not hold exactly one of each and nothing else. */
 int tc_conf_pair_find(const char *dir, const tc_format_ops *f, char **companion, char **input,
-                      char *err, size_t errlen);
+                      tc_error *err);
 
 #endif

@@ -43,18 +43,18 @@ static void child(int out_w, int err_w, const char *stdin_path, tc_proc_body bod
     exit(body(arg)); /* exit, not _exit: LeakSanitizer checks the child at exit */
 }
 
-int tc_proc_start(tc_proc *p, tc_proc_body body, void *arg, const char *stdin_path,
-                  double timeout, char *err, size_t errlen)
+int tc_proc_start(tc_proc *p, tc_proc_body body, void *arg, const char *stdin_path, double timeout,
+                  tc_error *err)
 {
     int out[2], er[2];
     memset(p, 0, sizeof *p);
     p->fd[0] = p->fd[1] = -1;
     if (pipe2(out, O_CLOEXEC) != 0) {
-        snprintf(err, errlen, "pipe: %s", strerror(errno));
+        tc_error_set(err, "conformance", "pipe: %s", strerror(errno));
         return -1;
     }
     if (pipe2(er, O_CLOEXEC) != 0) {
-        snprintf(err, errlen, "pipe: %s", strerror(errno));
+        tc_error_set(err, "conformance", "pipe: %s", strerror(errno));
         close(out[0]);
         close(out[1]);
         return -1;
@@ -65,7 +65,7 @@ int tc_proc_start(tc_proc *p, tc_proc_body body, void *arg, const char *stdin_pa
     p->deadline = p->start + timeout;
     pid_t pid = fork();
     if (pid < 0) {
-        snprintf(err, errlen, "fork: %s", strerror(errno));
+        tc_error_set(err, "conformance", "fork: %s", strerror(errno));
         close(out[0]);
         close(out[1]);
         close(er[0]);

@@ -7,6 +7,7 @@
 #ifndef TC_CONF_PROC_H
 #define TC_CONF_PROC_H
 
+#include "../../parsers/common/error.h"
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -35,8 +36,8 @@ typedef int (*tc_proc_body)(void *arg);
 
 /* Starts a child. stdin_path: NULL for /dev/null. Returns 0, or -1 with the
  * reason in err. */
-int tc_proc_start(tc_proc *p, tc_proc_body body, void *arg, const char *stdin_path,
-                  double timeout, char *err, size_t errlen);
+int tc_proc_start(tc_proc *p, tc_proc_body body, void *arg, const char *stdin_path, double timeout,
+                  tc_error *err);
 
 /* Moves the running children forward: reads their output, reaps them, kills
  * those past their deadline. Waits at most max_wait seconds for something to

@@ -210,11 +210,15 @@ int tc_conf_run_suite(tc_conf_run *run, const tc_conf_suite *s, const tc_conf_op
             if (busy[j])
                 continue;
             tc_conf_result *r = &run->results[todo[next]];
-            char err[256];
-            if (tc_impl_start(&slot[j], opt->impl, r->c, opt->timeout, err, sizeof err) != 0) {
+            tc_error err = TC_ERROR_INIT;
+            if (tc_impl_start(&slot[j], opt->impl, r->c, opt->timeout, &err) != 0) {
                 /* No verdict: counted with the crashes, so the run fails. */
                 r->kind = TC_CONF_CRASH;
-                r->reason = tc_conf_printf("could not be started: %s", err);
+                tc_error_add(&err, "conformance", "could not be started");
+                char why[sizeof "could not be started: " - 1 + 256];
+                tc_error_format(&err, why, sizeof why);
+                tc_error_free(&err);
+                r->reason = tc_conf_printf("%s", why);
                 log_result(opt, r);
                 next++;
                 continue;

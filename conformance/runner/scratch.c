@@ -12,17 +12,17 @@
 #include "conformance.h"
 #include "scratch.h"
 
-static int copy_file(const char *from, const char *to, char *err, size_t errlen)
+static int copy_file(const char *from, const char *to, tc_error *err)
 {
     int in = open(from, O_RDONLY | O_CLOEXEC);
     if (in < 0) {
-        snprintf(err, errlen, "%s: %s", from, strerror(errno));
+        tc_error_set(err, "conformance", "%s: %s", from, strerror(errno));
         return -1;
     }
     /* Writable: the tools open stream.obs read-write and fail otherwise. */
     int out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (out < 0) {
-        snprintf(err, errlen, "%s: %s", to, strerror(errno));
+        tc_error_set(err, "conformance", "%s: %s", to, strerror(errno));
         close(in);
         return -1;
     }
@@ -33,7 +33,7 @@ static int copy_file(const char *from, const char *to, char *err, size_t errlen)
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0) {
-            snprintf(err, errlen, "%s: %s", from, strerror(errno));
+            tc_error_set(err, "conformance", "%s: %s", from, strerror(errno));
             rc = -1;
             break;
         }
@@ -42,7 +42,7 @@ static int copy_file(const char *from, const char *to, char *err, size_t errlen)
             if (w < 0 && errno == EINTR)
                 continue;
             if (w < 0) {
-                snprintf(err, errlen, "%s: %s", to, strerror(errno));
+                tc_error_set(err, "conformance", "%s: %s", to, strerror(errno));
                 rc = -1;
                 break;
             }
@@ -53,7 +53,7 @@ static int copy_file(const char *from, const char *to, char *err, size_t errlen)
     }
     close(in);
     if (close(out) != 0 && rc == 0) {
-        snprintf(err, errlen, "%s: %s", to, strerror(errno));
+        tc_error_set(err, "conformance", "%s: %s", to, strerror(errno));
         rc = -1;
     }
     return rc;
@@ -61,24 +61,24 @@ static int copy_file(const char *from, const char *to, char *err, size_t errlen)
 
 /* Regular files and directories are copied; anything else (a case holds
  * nothing else) is left out. */
-static int copy_tree(const char *from, const char *to, char *err, size_t errlen)
+static int copy_tree(const char *from, const char *to, tc_error *err)
 {
     struct stat st;
     if (lstat(from, &st) != 0) {
-        snprintf(err, errlen, "%s: %s", from, strerror(errno));
+        tc_error_set(err, "conformance", "%s: %s", from, strerror(errno));
         return -1;
     }
     if (S_ISREG(st.st_mode))
-        return copy_file(from, to, err, errlen);
+        return copy_file(from, to, err);
     if (!S_ISDIR(st.st_mode))
         return 0;
     if (mkdir(to, 0755) != 0) {
-        snprintf(err, errlen, "%s: %s", to, strerror(errno));
+        tc_error_set(err, "conformance", "%s: %s", to, strerror(errno));
         return -1;
     }
     DIR *d = opendir(from);
     if (!d) {
-        snprintf(err, errlen, "%s: %s", from, strerror(errno));
+        tc_error_set(err, "conformance", "%s: %s", from, strerror(errno));
         return -1;
     }
     int rc = 0;
@@ -88,7 +88,7 @@ static int copy_tree(const char *from, const char *to, char *err, size_t errlen)
             continue;
         char *a = tc_conf_printf("%s/%s", from, e->d_name);
         char *b = tc_conf_printf("%s/%s", to, e->d_name);
-        rc = copy_tree(a, b, err, errlen);
+        rc = copy_tree(a, b, err);
         free(a);
         free(b);
     }
@@ -121,12 +121,13 @@ void tc_scratch_remove(const char *path)
     rmdir(path);
 }
 
-int tc_scratch_copy(const char *src, char **dir, char **copy, char *err, size_t errlen)
+int tc_scratch_copy(const char *src, char **dir, char **copy, tc_error *err)
 {
     const char *tmp = getenv("TMPDIR");
     char *tmpl = tc_conf_printf("%s/tracecheck-conformance.XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(tmpl)) {
-        snprintf(err, errlen, "cannot make a scratch directory %s: %s", tmpl, strerror(errno));
+        tc_error_set(err, "conformance", "cannot make a scratch directory %s: %s", tmpl,
+                     strerror(errno));
         free(tmpl);
         return -1;
     }
@@ -137,7 +138,7 @@ int tc_scratch_copy(const char *src, char **dir, char **copy, char *err, size_t 
     while (base > src && base[-1] != '/')
         base--;
     *copy = tc_conf_printf("%s/%.*s", tmpl, (int)(src + n - base), base);
-    if (copy_tree(src, *copy, err, errlen) != 0) {
+    if (copy_tree(src, *copy, err) != 0) {
         tc_scratch_remove(tmpl);
         free(tmpl);
         free(*copy);

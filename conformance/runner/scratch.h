@@ -8,13 +8,14 @@
 #ifndef TC_CONF_SCRATCH_H
 #define TC_CONF_SCRATCH_H
 
+#include "../../parsers/common/error.h"
 #include <stddef.h>
 
 /* Makes $TMPDIR/tracecheck-conformance.XXXXXX (/tmp without TMPDIR) and
  * copies src, a file or a directory tree, into it under src's own name.
  * Returns 0 with *dir (the temporary directory) and *copy (the copy's path),
  * or -1 with the reason in err (nothing is left behind). */
-int tc_scratch_copy(const char *src, char **dir, char **copy, char *err, size_t errlen);
+int tc_scratch_copy(const char *src, char **dir, char **copy, tc_error *err);
 
 /* Removes a tree, whatever the tool left in it (read-only directories too). */
 void tc_scratch_remove(const char *path);

@@ -56,9 +56,11 @@ char *tc_conf_version_parse(const char *text)
 char *tc_conf_tool_version(const char *command)
 {
     tc_proc p;
-    char err[128];
-    if (tc_proc_start(&p, body, (void *)command, NULL, VERSION_TIMEOUT, err, sizeof err) != 0)
+    tc_error err = TC_ERROR_INIT;
+    if (tc_proc_start(&p, body, (void *)command, NULL, VERSION_TIMEOUT, &err) != 0) {
+        tc_error_free(&err); /* no version: the tool is named without one */
         return NULL;
+    }
     tc_proc *list[1] = {&p};
     while (!tc_proc_done(&p))
         tc_proc_poll(list, 1, 0.5);

@@ -45,14 +45,15 @@ static char *trim(char *s)
     return s;
 }
 
-int tc_conf_xfail_load(tc_conf_xfail *x, const char *path, char *err, size_t errlen)
+int tc_conf_xfail_load(tc_conf_xfail *x, const char *path, tc_error *err)
 {
     memset(x, 0, sizeof *x);
     x->path = tc_conf_strdup(path);
     char *text = tc_conf_read_file(path, NULL);
     if (!text) {
-        snprintf(err, errlen, "%s: cannot read the expected-failure list: %s", path,
-                 strerror(errno));
+        tc_error_set(err, "conformance", "cannot read the expected-failure list: %s",
+                     strerror(errno));
+        tc_error_add(err, "conformance", "%s", path);
         return -1;
     }
     unsigned lineno = 0;
@@ -68,8 +69,8 @@ int tc_conf_xfail_load(tc_conf_xfail *x, const char *path, char *err, size_t err
         if (!strncmp(s, "@version", 8) && (s[8] == ' ' || s[8] == '\t' || !s[8])) {
             char *v = trim(s + 8);
             if (!*v || x->version) {
-                snprintf(err, errlen, "%s:%u: %s", path, lineno,
-                         *v ? "a second @version line" : "@version names no version");
+                tc_error_set(err, "conformance", "%s",
+                             *v ? "a second @version line" : "@version names no version");
                 rc = -1;
                 break;
             }
@@ -89,22 +90,22 @@ int tc_conf_xfail_load(tc_conf_xfail *x, const char *path, char *err, size_t err
             } else if (klen == 14 && !strncmp(reason, "@crash-or-pass", 14)) {
                 kind = TC_XFAIL_CRASH_OR_PASS;
             } else {
-                snprintf(err, errlen, "%s:%u: %s: unknown marker %.*s (@crash, @timeout or "
-                                      "@crash-or-pass)",
-                         path, lineno, s, (int)klen, reason);
+                tc_error_set(err, "conformance",
+                             "%s: unknown marker %.*s (@crash, @timeout or @crash-or-pass)", s,
+                             (int)klen, reason);
                 rc = -1;
                 break;
             }
             reason = trim(reason + klen);
         }
         if (!*reason) {
-            snprintf(err, errlen, "%s:%u: %s has no reason; every expected failure says why",
-                     path, lineno, s);
+            tc_error_set(err, "conformance", "%s has no reason; every expected failure says why",
+                         s);
             rc = -1;
             break;
         }
         if (tc_conf_xfail_find(x, s)) {
-            snprintf(err, errlen, "%s:%u: %s is listed twice", path, lineno, s);
+            tc_error_set(err, "conformance", "%s is listed twice", s);
             rc = -1;
             break;
         }
@@ -116,8 +117,11 @@ int tc_conf_xfail_load(tc_conf_xfail *x, const char *path, char *err, size_t err
                                              0};
     }
     free(text);
-    if (rc != 0)
+    if (rc != 0) {
+        /* Where in the list: "PATH:LINE: what is wrong". */
+        tc_error_add(err, "conformance", "%s:%u", path, lineno);
         tc_conf_xfail_free(x);
+    }
     return rc;
 }
 

@@ -7,46 +7,44 @@
 #include "../../parsers/common/options.h"
 #include "generator.h"
 
-int tc_gen_count(const char *option, const char *value, unsigned *out, char *err,
-                 size_t errlen)
+int tc_gen_count(const char *option, const char *value, unsigned *out, tc_error *err)
 {
     unsigned long long n;
     if (tc_parse_size(value, &n) != 0 || n < 1 || n > 65536) {
         if (!strcmp(option, "threads"))
-            snprintf(err, errlen, "--threads takes 1 to 65536");
+            tc_error_set(err, "gen", "--threads takes 1 to 65536");
         else
-            snprintf(err, errlen, "--%s takes a number from 1", option);
+            tc_error_set(err, "gen", "--%s takes a number from 1", option);
         return TC_GEN_USAGE;
     }
     *out = (unsigned)n;
     return TC_GEN_OK;
 }
 
-FILE *tc_gen_open_output(const tc_gen_common *c, int binary, int *status, char *err,
-                         size_t errlen)
+FILE *tc_gen_open_output(const tc_gen_common *c, int binary, int *status, tc_error *err)
 {
     if (strcmp(c->output, "-") != 0) {
         FILE *out = fopen(c->output, "wb");
         if (!out) {
-            snprintf(err, errlen, "%s: %s", c->output, strerror(errno));
+            tc_error_set(err, "gen", "%s: %s", c->output, strerror(errno));
             *status = TC_GEN_FAILED;
         }
         return out;
     }
     if (binary && isatty(STDOUT_FILENO)) {
-        snprintf(err, errlen, "not writing a binary trace to a terminal");
+        tc_error_set(err, "gen", "not writing a binary trace to a terminal");
         *status = TC_GEN_USAGE;
         return NULL;
     }
     return stdout;
 }
 
-int tc_gen_close_output(FILE *out, const tc_gen_common *c, int rc, char *err, size_t errlen)
+int tc_gen_close_output(FILE *out, const tc_gen_common *c, int rc, tc_error *err)
 {
     if (out == stdout)
         return rc == 0 ? TC_GEN_OK : TC_GEN_FAILED;
     if (fclose(out) != 0 && rc == 0) {
-        snprintf(err, errlen, "%s: %s", c->output, strerror(errno));
+        tc_error_set(err, "gen", "%s: %s", c->output, strerror(errno));
         rc = -1;
     }
     if (rc != 0) {

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdint.h>
 
+#include "../../parsers/common/error.h"
 #include "../../parsers/common/rules.h"
 
 /* What every generator takes. */
@@ -32,7 +33,7 @@ typedef struct tc_gen_option {
     const char *name; /* "threads" (--threads) */
     const char *arg;  /* its argument in --help ("T"); NULL: a flag, set with "1" */
     /* Sets the option: TC_GEN_OK, or TC_GEN_USAGE with the reason in err. */
-    int (*set)(void *params, const char *value, char *err, size_t errlen);
+    int (*set)(void *params, const char *value, tc_error *err);
 } tc_gen_option;
 
 /* One line of --list-mutators: the rule, where the mutator applies
@@ -53,7 +54,7 @@ typedef struct tc_generator {
     const char *output;
     /* Writes the trace: TC_GEN_OK, or TC_GEN_USAGE / TC_GEN_FAILED with the
      * reason in err. */
-    int (*run)(void *params, const tc_gen_common *c, char *err, size_t errlen);
+    int (*run)(void *params, const tc_gen_common *c, tc_error *err);
     /* gen --help: the format's section (its options), or NULL. */
     const char *help;
 } tc_generator;
@@ -61,20 +62,18 @@ typedef struct tc_generator {
 /* A count option (--threads, --procs, --looms): 1 to 65536 (a format's
  * generator may allow fewer), K and M suffixes as --size. TC_GEN_OK, or
  * TC_GEN_USAGE with the reason in err. */
-int tc_gen_count(const char *option, const char *value, unsigned *out, char *err,
-                 size_t errlen);
+int tc_gen_count(const char *option, const char *value, unsigned *out, tc_error *err);
 
 /* The file a single-file generator writes: c->output opened for writing, or
  * standard output for "-", which a binary trace (binary nonzero) refuses
  * when it is a terminal. NULL with *status TC_GEN_FAILED or TC_GEN_USAGE
  * and the reason in err. */
-FILE *tc_gen_open_output(const tc_gen_common *c, int binary, int *status, char *err,
-                         size_t errlen);
+FILE *tc_gen_open_output(const tc_gen_common *c, int binary, int *status, tc_error *err);
 
 /* Closes what tc_gen_open_output opened, given the generator's result rc
  * (0: written); a file that was not written whole is removed, so that no
  * half trace is left under the name asked for. TC_GEN_OK or TC_GEN_FAILED
  * (the reason in err when the close itself failed). */
-int tc_gen_close_output(FILE *out, const tc_gen_common *c, int rc, char *err, size_t errlen);
+int tc_gen_close_output(FILE *out, const tc_gen_common *c, int rc, tc_error *err);
 
 #endif

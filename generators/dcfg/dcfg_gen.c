@@ -24,8 +24,7 @@ char *dcfg_gen_path(const char *prefix, int trace)
     return s;
 }
 
-static int open_out(dg_out *o, const char *prefix, int trace, tc_bytebuf *mem, char *err,
-                    size_t errlen)
+static int open_out(dg_out *o, const char *prefix, int trace, tc_bytebuf *mem, tc_error *err)
 {
     memset(o, 0, sizeof *o);
     if (!prefix) {
@@ -34,7 +33,7 @@ static int open_out(dg_out *o, const char *prefix, int trace, tc_bytebuf *mem, c
     }
     char *path = dcfg_gen_path(prefix, trace);
     if (!path || !(o->f = fopen(path, "wb"))) {
-        snprintf(err, errlen, "cannot write %s: %s", path ? path : prefix, strerror(errno));
+        tc_error_set(err, "gen", "cannot write %s: %s", path ? path : prefix, strerror(errno));
         free(path);
         return -1;
     }
@@ -42,7 +41,7 @@ static int open_out(dg_out *o, const char *prefix, int trace, tc_bytebuf *mem, c
     return 0;
 }
 
-static int close_out(dg_out *o, const char *prefix, int trace, char *err, size_t errlen)
+static int close_out(dg_out *o, const char *prefix, int trace, tc_error *err)
 {
     dg_out_flush(o);
     if (!o->f)
@@ -53,14 +52,14 @@ static int close_out(dg_out *o, const char *prefix, int trace, char *err, size_t
     o->f = NULL;
     if (bad) {
         char *path = dcfg_gen_path(prefix, trace);
-        snprintf(err, errlen, "cannot write %s: %s", path ? path : prefix, strerror(errno));
+        tc_error_set(err, "gen", "cannot write %s: %s", path ? path : prefix, strerror(errno));
         free(path);
         return -1;
     }
     return 0;
 }
 
-static int write_mem(const char *prefix, const dcfg_mem *m, char *err, size_t errlen)
+static int write_mem(const char *prefix, const dcfg_mem *m, tc_error *err)
 {
     for (int t = 0; t < 2; t++) {
         const tc_bytebuf *b = t ? &m->trace : &m->dcfg;
@@ -70,7 +69,7 @@ static int write_mem(const char *prefix, const dcfg_mem *m, char *err, size_t er
         if (f && fclose(f) != 0)
             bad = 1;
         if (bad) {
-            snprintf(err, errlen, "cannot write %s: %s", path ? path : prefix, strerror(errno));
+            tc_error_set(err, "gen", "cannot write %s: %s", path ? path : prefix, strerror(errno));
             free(path);
             return -1;
         }
@@ -83,10 +82,10 @@ static int write_mem(const char *prefix, const dcfg_mem *m, char *err, size_t er
  * copies of the streams, as written before any thread ran (counts 0: the
  * few routines a run takes change the length little). */
 static uint64_t dcfg_bytes_for(const dcfg_gen_params *p, tc_rng rm, tc_rng rl, uint64_t routines,
-                               dg_out *count, char *err, size_t errlen)
+                               dg_out *count, tc_error *err)
 {
     dg_program pg;
-    if (dg_program_build(&pg, &rm, p->size, p->procs, p->threads, routines, err, errlen) != 0)
+    if (dg_program_build(&pg, &rm, p->size, p->procs, p->threads, routines, err) != 0)
         return 0;
     memset(count, 0, sizeof *count); /* neither file nor memory: only counts */
     dg_write_dcfg(&pg, &rl, count, NULL);
@@ -98,16 +97,16 @@ static uint64_t dcfg_bytes_for(const dcfg_gen_params *p, tc_rng rm, tc_rng rl, u
  * linear in its routines but for the digits of its ids, so a guess is
  * measured and scaled, and the scaled one measured and scaled again. */
 static uint64_t routines_for(const dcfg_gen_params *p, const tc_rng *rm, const tc_rng *rl,
-                             char *err, size_t errlen)
+                             tc_error *err)
 {
     dg_out *count = malloc(sizeof *count);
     if (!count) {
-        snprintf(err, errlen, "out of memory");
+        tc_error_set(err, "gen", "out of memory");
         return 0;
     }
     uint64_t want = p->dcfg_size, n = want / 1500 + 1, got = 0;
     for (int round = 0; round < 2; round++) {
-        if (!(got = dcfg_bytes_for(p, *rm, *rl, n, count, err, errlen)))
+        if (!(got = dcfg_bytes_for(p, *rm, *rl, n, count, err)))
             break;
         double scaled = (double)n * (double)want / (double)got;
         if (scaled > (double)DG_MAX_ROUTINES * DCFG_GEN_MAX_PROCS)
@@ -119,7 +118,7 @@ static uint64_t routines_for(const dcfg_gen_params *p, const tc_rng *rm, const t
 }
 
 int dcfg_generate(const dcfg_gen_params *p, int violate, tc_rng *choices, dcfg_sink sink,
-                  dcfg_gen_stats *stats, char *err, size_t errlen)
+                  dcfg_gen_stats *stats, tc_error *err)
 {
     dcfg_gen_stats dummy;
     const char *mut_prefix = NULL;
@@ -127,13 +126,13 @@ int dcfg_generate(const dcfg_gen_params *p, int violate, tc_rng *choices, dcfg_s
         stats = &dummy;
     memset(stats, 0, sizeof *stats);
     if (p->procs > DCFG_GEN_MAX_PROCS || p->threads > DCFG_GEN_MAX_THREADS) {
-        snprintf(err, errlen, "at most %u processes and %u threads per process",
-                 DCFG_GEN_MAX_PROCS, DCFG_GEN_MAX_THREADS);
+        tc_error_set(err, "gen", "at most %u processes and %u threads per process",
+                     DCFG_GEN_MAX_PROCS, DCFG_GEN_MAX_THREADS);
         return -1;
     }
     const dcfg_mutator *mut = NULL;
     if (violate >= 0 && !(mut = dcfg_mutator_for((tc_rule_id)violate))) {
-        snprintf(err, errlen, "%s has no DCFG mutator", tc_rules[violate].id);
+        tc_error_set(err, "gen", "%s has no DCFG mutator", tc_rules[violate].id);
         return -1;
     }
     /* A violation is made in memory (the edits need the whole text), then
@@ -157,28 +156,28 @@ int dcfg_generate(const dcfg_gen_params *p, int violate, tc_rng *choices, dcfg_s
     tc_rng *rm = choices ? choices : &model, *rr = choices ? choices : &run,
            *rl = choices ? choices : &look;
     uint64_t routines = 0;
-    if (p->dcfg_size && !(routines = routines_for(p, rm, rl, err, errlen)))
+    if (p->dcfg_size && !(routines = routines_for(p, rm, rl, err)))
         return -1;
     dg_program pg;
-    if (dg_program_build(&pg, rm, p->size, p->procs, p->threads, routines, err, errlen) != 0)
+    if (dg_program_build(&pg, rm, p->size, p->procs, p->threads, routines, err) != 0)
         return -1;
     dg_out *trace = malloc(sizeof *trace), *dcfg = malloc(sizeof *dcfg);
     int rc = -1;
     if (!trace || !dcfg) {
-        snprintf(err, errlen, "out of memory");
+        tc_error_set(err, "gen", "out of memory");
         goto done;
     }
-    if (open_out(trace, sink.prefix, 1, sink.mem ? &sink.mem->trace : NULL, err, errlen) != 0)
+    if (open_out(trace, sink.prefix, 1, sink.mem ? &sink.mem->trace : NULL, err) != 0)
         goto done;
-    if (open_out(dcfg, sink.prefix, 0, sink.mem ? &sink.mem->dcfg : NULL, err, errlen) != 0) {
-        close_out(trace, sink.prefix, 1, err, errlen);
+    if (open_out(dcfg, sink.prefix, 0, sink.mem ? &sink.mem->dcfg : NULL, err) != 0) {
+        close_out(trace, sink.prefix, 1, err);
         goto done;
     }
     dg_mutation mu;
     dg_mutation_init(&mu);
     if (mut && mut->plan && !mut->plan(&pg, &mu)) {
-        snprintf(err, errlen, "%s: this program offers no way (try another seed)",
-                 tc_rules[violate].id);
+        tc_error_set(err, "gen", "%s: this program offers no way (try another seed)",
+                     tc_rules[violate].id);
         goto done;
     }
     dg_trace_stats ts;
@@ -186,18 +185,18 @@ int dcfg_generate(const dcfg_gen_params *p, int violate, tc_rng *choices, dcfg_s
     dg_write_dcfg(&pg, rl, dcfg, mut ? &mu : NULL);
     stats->trace_bytes = trace->total;
     stats->dcfg_bytes = dcfg->total;
-    int bad = close_out(trace, sink.prefix, 1, err, errlen);
-    bad |= close_out(dcfg, sink.prefix, 0, err, errlen);
+    int bad = close_out(trace, sink.prefix, 1, err);
+    bad |= close_out(dcfg, sink.prefix, 0, err);
     if (bad)
         goto done;
     if (mut && mut->edit) {
         dcfg_mctx mc = {&sink.mem->dcfg, &sink.mem->trace, &pg, ""};
         if (!mut->edit(&mc)) {
-            snprintf(err, errlen, "%s: %s", tc_rules[violate].id, mc.why);
+            tc_error_set(err, "gen", "%s: %s", tc_rules[violate].id, mc.why);
             goto done;
         }
     }
-    if (mut_prefix && write_mem(mut_prefix, sink.mem, err, errlen) != 0)
+    if (mut_prefix && write_mem(mut_prefix, sink.mem, err) != 0)
         goto done;
     stats->processes = pg.nprocs;
     for (uint32_t i = 0; i < pg.nprocs; i++) {

@@ -15,8 +15,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../common/generator.h"
+#include "../../parsers/common/error.h"
 #include "../common/bytebuf.h"
+#include "../common/generator.h"
 #include "../common/rng.h"
 
 typedef struct dcfg_gen_params {
@@ -54,7 +55,7 @@ typedef struct dcfg_gen_stats {
  * from p->seed, or every decision from it (a fuzzer's bytes). Returns 0,
  * or -1 with the reason in err. */
 int dcfg_generate(const dcfg_gen_params *p, int violate, tc_rng *choices, dcfg_sink sink,
-                  dcfg_gen_stats *stats, char *err, size_t errlen);
+                  dcfg_gen_stats *stats, tc_error *err);
 
 /* The file names for a prefix (malloc'd; NULL when out of memory). */
 char *dcfg_gen_path(const char *prefix, int trace);

@@ -13,21 +13,21 @@ typedef struct dcfg_opts {
     uint64_t dcfg_size;
 } dcfg_opts;
 
-static int set_procs(void *params, const char *v, char *err, size_t errlen)
+static int set_procs(void *params, const char *v, tc_error *err)
 {
-    return tc_gen_count("procs", v, &((dcfg_opts *)params)->procs, err, errlen);
+    return tc_gen_count("procs", v, &((dcfg_opts *)params)->procs, err);
 }
 
-static int set_threads(void *params, const char *v, char *err, size_t errlen)
+static int set_threads(void *params, const char *v, tc_error *err)
 {
-    return tc_gen_count("threads", v, &((dcfg_opts *)params)->threads, err, errlen);
+    return tc_gen_count("threads", v, &((dcfg_opts *)params)->threads, err);
 }
 
-static int set_dcfg_size(void *params, const char *v, char *err, size_t errlen)
+static int set_dcfg_size(void *params, const char *v, tc_error *err)
 {
     unsigned long long n;
     if (tc_parse_size(v, &n) != 0)
-        return snprintf(err, errlen, "--dcfg-size needs a number of bytes (K, M, G suffixes)"),
+        return tc_error_set(err, "gen", "--dcfg-size needs a number of bytes (K, M, G suffixes)"),
                TC_GEN_USAGE;
     ((dcfg_opts *)params)->dcfg_size = n;
     return TC_GEN_OK;
@@ -57,25 +57,26 @@ static void mutator_at(const void *params, size_t i, tc_gen_mutator *out)
     snprintf(out->where, sizeof out->where, "%s", m->doc);
 }
 
-static int run(void *params, const tc_gen_common *c, char *err, size_t errlen)
+static int run(void *params, const tc_gen_common *c, tc_error *err)
 {
     const dcfg_opts *o = params;
     if (c->violate >= 0 && !dcfg_mutator_for((tc_rule_id)c->violate))
-        return snprintf(err, errlen, "%s is not a rule a DCFG or DCFG-trace can break (see "
-                                     "'tracecheck gen dcfg --list-mutators')",
-                        tc_rules[c->violate].id),
+        return tc_error_set(err, "gen",
+                            "%s is not a rule a DCFG or DCFG-trace can break (see "
+                            "'tracecheck gen dcfg --list-mutators')",
+                            tc_rules[c->violate].id),
                TC_GEN_USAGE;
     if (!strcmp(c->output, "-"))
-        return snprintf(err, errlen, "dcfg writes two files: name their prefix with -o OUT"),
+        return tc_error_set(err, "gen", "dcfg writes two files: name their prefix with -o OUT"),
                TC_GEN_USAGE;
     if (o->procs > DCFG_GEN_MAX_PROCS || o->threads > DCFG_GEN_MAX_THREADS)
-        return snprintf(err, errlen, "dcfg takes at most %u processes of %u threads",
-                        DCFG_GEN_MAX_PROCS, DCFG_GEN_MAX_THREADS),
+        return tc_error_set(err, "gen", "dcfg takes at most %u processes of %u threads",
+                            DCFG_GEN_MAX_PROCS, DCFG_GEN_MAX_THREADS),
                TC_GEN_USAGE;
     dcfg_gen_params p = {.seed = c->seed, .size = c->size, .procs = o->procs,
                          .threads = o->threads, .dcfg_size = o->dcfg_size};
     dcfg_sink sink = {c->output, NULL};
-    if (dcfg_generate(&p, c->violate, NULL, sink, NULL, err, errlen) != 0)
+    if (dcfg_generate(&p, c->violate, NULL, sink, NULL, err) != 0)
         return TC_GEN_FAILED;
     return TC_GEN_OK;
 }

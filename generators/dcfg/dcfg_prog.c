@@ -594,12 +594,12 @@ static int build_proc(dg_program *pg, dg_proc *p, tc_rng *r, uint64_t size, unsi
 }
 
 int dg_program_build(dg_program *pg, tc_rng *r, uint64_t size, unsigned procs, unsigned threads,
-                     uint64_t routines, char *err, size_t errlen)
+                     uint64_t routines, tc_error *err)
 {
     memset(pg, 0, sizeof *pg);
     if (procs > 64 || threads > 256) {
-        snprintf(err, errlen, "at most 64 processes of 256 threads (asked %u and %u)", procs,
-                 threads);
+        tc_error_set(err, "gen", "at most 64 processes of 256 threads (asked %u and %u)", procs,
+                     threads);
         return -1;
     }
     if (!procs)

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../../parsers/common/error.h"
 #include "../common/rng.h"
 
 /* The edge types the document knows (its list and its example: ruling 2). */
@@ -146,8 +147,8 @@ typedef struct dg_program {
  * about how many routines in all (shared among the processes), for a DCFG
  * larger than the trace alone would make; most of them are never called.
  * Returns 0, or -1 with the reason in err. */
-int dg_program_build(dg_program *pg, tc_rng *rng, uint64_t size, unsigned procs,
-                     unsigned threads, uint64_t routines, char *err, size_t errlen);
+int dg_program_build(dg_program *pg, tc_rng *rng, uint64_t size, unsigned procs, unsigned threads,
+                     uint64_t routines, tc_error *err);
 
 /* The most routines a process may have with routines set (block and node
  * ids are 32-bit: a routine averages some tens of them). */

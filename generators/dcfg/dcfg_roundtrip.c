@@ -9,9 +9,11 @@ int dcfg_roundtrip_synth(tc_rng *choices, dcfg_gen_params *used, dcfg_mem *out,
     p.size = tc_rng_below(choices, DCFG_ROUNDTRIP_MAX_SIZE + 1);
     if (used)
         *used = p;
-    char err[300];
+    tc_error err = TC_ERROR_INIT; /* the generator's reason, not kept: -1 says it */
     dcfg_sink sink = {NULL, out};
-    if (dcfg_generate(&p, -1, choices, sink, stats, err, sizeof err) != 0) {
+    int rc = dcfg_generate(&p, -1, choices, sink, stats, &err);
+    tc_error_free(&err);
+    if (rc != 0) {
         dcfg_mem_free(out);
         return -1;
     }

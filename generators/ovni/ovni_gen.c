@@ -16,8 +16,7 @@
 
 typedef struct out {
     ovni_sink sink;
-    char *err;
-    size_t errlen;
+    tc_error *err; /* the first failure */
     int failed;
     ovni_gen_stats st;
     char path[4096];     /* the current stream's directory (disk) */
@@ -30,7 +29,7 @@ typedef struct out {
 static void fail(out *o, const char *what, const char *path)
 {
     if (!o->failed)
-        snprintf(o->err, o->errlen, "%s %s: %s", what, path, strerror(errno));
+        tc_error_set(o->err, "gen", "%s %s: %s", what, path, strerror(errno));
     o->failed = 1;
 }
 
@@ -117,7 +116,7 @@ static int prepare_root(out *o, const char *dir, int *made)
         empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
     closedir(d);
     if (!empty) {
-        snprintf(o->err, o->errlen, "%s is not empty: write a trace into a new directory", dir);
+        tc_error_set(o->err, "gen", "%s is not empty: write a trace into a new directory", dir);
         o->failed = 1;
         return -1;
     }
@@ -297,7 +296,7 @@ static void write_events(out *o, const ovni_plan *pl, size_t i, ovni_mutation *m
         m->header(mu, &em);
     ovni_synth *s = em.stop ? NULL : ovni_synth_new(pl, i, rng);
     if (!s && !em.stop && !o->failed) {
-        snprintf(o->err, o->errlen, "out of memory");
+        tc_error_set(o->err, "gen", "out of memory");
         o->failed = 1;
     }
     ovni_ev ev;
@@ -329,17 +328,16 @@ static void write_events(out *o, const ovni_plan *pl, size_t i, ovni_mutation *m
 }
 
 int ovni_generate(const ovni_gen_params *p, int violate, tc_rng *choices, ovni_sink sink,
-                  ovni_gen_stats *stats, char *err, size_t errlen)
+                  ovni_gen_stats *stats, tc_error *err)
 {
-    out o = {.sink = sink, .err = err, .errlen = errlen};
-    err[0] = '\0';
+    out o = {.sink = sink, .err = err};
     const ovni_mutator *m = NULL;
     if (violate >= 0 && !(m = ovni_mutator_for((tc_rule_id)violate))) {
-        snprintf(err, errlen, "%s has no ovni mutator", tc_rules[violate].id);
+        tc_error_set(err, "gen", "%s has no ovni mutator", tc_rules[violate].id);
         return -1;
     }
     if (!sink.dir && !sink.mem) {
-        snprintf(err, errlen, "no output");
+        tc_error_set(err, "gen", "no output");
         return -1;
     }
     tc_rng seeded;
@@ -350,10 +348,11 @@ int ovni_generate(const ovni_gen_params *p, int violate, tc_rng *choices, ovni_s
     }
     ovni_plan *pl = ovni_plan_new(p, plan_rng);
     if (!pl) {
-        snprintf(err, errlen, "shape %u looms x %u processes x %u threads: use 1 to %u looms, "
-                 "%u processes, %u threads, %u streams in all",
-                 p->looms, p->procs, p->threads, OVNI_MAX_LOOMS, OVNI_MAX_PROCS,
-                 OVNI_MAX_THREADS, OVNI_MAX_STREAMS);
+        tc_error_set(err, "gen",
+                     "shape %u looms x %u processes x %u threads: use 1 to %u looms, "
+                     "%u processes, %u threads, %u streams in all",
+                     p->looms, p->procs, p->threads, OVNI_MAX_LOOMS, OVNI_MAX_PROCS,
+                     OVNI_MAX_THREADS, OVNI_MAX_STREAMS);
         return -1;
     }
     /* Mutations draw from their own stream, so the trace they start from is
@@ -362,8 +361,8 @@ int ovni_generate(const ovni_gen_params *p, int violate, tc_rng *choices, ovni_s
     tc_rng_seed(&mrng, p->seed ^ 0x6d75746174696f6eull);
     ovni_mutation mu = {.m = m, .rng = &mrng};
     if (m && !m->plan(&mu, pl)) {
-        snprintf(err, errlen, "could not break %s in this trace: %s", tc_rules[violate].id,
-                 mu.why[0] ? mu.why : "no stream offers a place");
+        tc_error_set(err, "gen", "could not break %s in this trace: %s", tc_rules[violate].id,
+                     mu.why[0] ? mu.why : "no stream offers a place");
         ovni_plan_free(pl);
         return -1;
     }
@@ -390,8 +389,10 @@ int ovni_generate(const ovni_gen_params *p, int violate, tc_rng *choices, ovni_s
         }
     }
     if (!o.failed && m && !mu.applied) {
-        snprintf(err, errlen, "could not break %s in this trace; try a larger --size or another "
-                 "--seed", tc_rules[violate].id);
+        tc_error_set(err, "gen",
+                     "could not break %s in this trace; try a larger --size or another "
+                     "--seed",
+                     tc_rules[violate].id);
         o.failed = 1;
     }
     if (o.failed && sink.dir)

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../../parsers/common/error.h"
 #include "../common/generator.h"
 #include "ovni_events.h"
 #include "ovni_plan.h"
@@ -66,7 +67,7 @@ typedef struct ovni_gen_stats {
  * from p->seed, or every decision from it (a fuzzer's bytes). Returns 0, or
  * -1 with the reason in err. */
 int ovni_generate(const ovni_gen_params *p, int violate, tc_rng *choices, ovni_sink sink,
-                  ovni_gen_stats *stats, char *err, size_t errlen);
+                  ovni_gen_stats *stats, tc_error *err);
 
 /* The generator of ovni traces as `tracecheck gen` drives it (ovni_generator.c). */
 extern const tc_generator ovni_generator;

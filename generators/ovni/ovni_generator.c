@@ -12,24 +12,24 @@ typedef struct ovni_opts {
     int big_endian;
 } ovni_opts;
 
-static int set_looms(void *params, const char *v, char *err, size_t errlen)
+static int set_looms(void *params, const char *v, tc_error *err)
 {
-    return tc_gen_count("looms", v, &((ovni_opts *)params)->looms, err, errlen);
+    return tc_gen_count("looms", v, &((ovni_opts *)params)->looms, err);
 }
 
-static int set_procs(void *params, const char *v, char *err, size_t errlen)
+static int set_procs(void *params, const char *v, tc_error *err)
 {
-    return tc_gen_count("procs", v, &((ovni_opts *)params)->procs, err, errlen);
+    return tc_gen_count("procs", v, &((ovni_opts *)params)->procs, err);
 }
 
-static int set_threads(void *params, const char *v, char *err, size_t errlen)
+static int set_threads(void *params, const char *v, tc_error *err)
 {
-    return tc_gen_count("threads", v, &((ovni_opts *)params)->threads, err, errlen);
+    return tc_gen_count("threads", v, &((ovni_opts *)params)->threads, err);
 }
 
-static int set_big_endian(void *params, const char *v, char *err, size_t errlen)
+static int set_big_endian(void *params, const char *v, tc_error *err)
 {
-    (void)v, (void)err, (void)errlen;
+    (void)v, (void)err;
     ((ovni_opts *)params)->big_endian = 1;
     return TC_GEN_OK;
 }
@@ -63,22 +63,23 @@ static void mutator_at(const void *params, size_t i, tc_gen_mutator *out)
     snprintf(out->where, sizeof out->where, "%s", what);
 }
 
-static int run(void *params, const tc_gen_common *c, char *err, size_t errlen)
+static int run(void *params, const tc_gen_common *c, tc_error *err)
 {
     const ovni_opts *o = params;
     if (c->violate >= 0 && !ovni_mutator_for((tc_rule_id)c->violate))
-        return snprintf(err, errlen, "%s is not a rule an ovni trace can break (see "
-                                     "'tracecheck gen ovni --list-mutators')",
-                        tc_rules[c->violate].id),
+        return tc_error_set(err, "gen",
+                            "%s is not a rule an ovni trace can break (see "
+                            "'tracecheck gen ovni --list-mutators')",
+                            tc_rules[c->violate].id),
                TC_GEN_USAGE;
     if (!strcmp(c->output, "-"))
-        return snprintf(err, errlen, "an ovni trace is a directory: name it with -o DIR"),
+        return tc_error_set(err, "gen", "an ovni trace is a directory: name it with -o DIR"),
                TC_GEN_USAGE;
     ovni_gen_params p = {.seed = c->seed, .size = c->size, .looms = o->looms ? o->looms : 2,
                          .procs = o->procs ? o->procs : 2, .threads = o->threads ? o->threads : 2,
                          .big_endian = o->big_endian};
     ovni_sink sink = {c->output, NULL};
-    if (ovni_generate(&p, c->violate, NULL, sink, NULL, err, errlen) != 0)
+    if (ovni_generate(&p, c->violate, NULL, sink, NULL, err) != 0)
         return TC_GEN_FAILED;
     return TC_GEN_OK;
 }

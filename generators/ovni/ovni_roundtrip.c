@@ -14,9 +14,11 @@ int ovni_roundtrip_synth(tc_rng *choices, ovni_gen_params *used, ovni_mem_trace 
     p.size = tc_rng_below(choices, OVNI_ROUNDTRIP_MAX_SIZE + 1);
     if (used)
         *used = p;
-    char err[300];
+    tc_error err = TC_ERROR_INIT; /* the generator's reason, not kept: -1 says it */
     ovni_sink sink = {NULL, out};
-    if (ovni_generate(&p, -1, choices, sink, NULL, err, sizeof err) != 0) {
+    int rc = ovni_generate(&p, -1, choices, sink, NULL, &err);
+    tc_error_free(&err);
+    if (rc != 0) {
         ovni_mem_trace_free(out);
         return -1;
     }

@@ -29,45 +29,46 @@ static void emit_header(perf_out *o, perf_writer *w, perf_unit *u)
 static const char *const type_names[] = {"raw", "delta", "delta XOR"};
 
 static int check_params(const perf_gen_params *p, const perf_mutator *m, int violate,
-                        const perf_gen_plan *plan, char *err, size_t errlen)
+                        const perf_gen_plan *plan, tc_error *err)
 {
     if (violate >= 0 && !m) {
-        snprintf(err, errlen,
-                 "%s is not a rule perf data can break (see 'tracecheck gen perf "
-                 "--list-mutators')",
-                 tc_rules[violate].id);
+        tc_error_set(err, "gen",
+                     "%s is not a rule perf data can break (see 'tracecheck gen perf "
+                     "--list-mutators')",
+                     tc_rules[violate].id);
         return -1;
     }
     if (p->srcbits > 8) {
-        snprintf(err, errlen, "--srcbits %u: SRC is 0 to 8 bits", p->srcbits);
+        tc_error_set(err, "gen", "--srcbits %u: SRC is 0 to 8 bits", p->srcbits);
         return -1;
     }
     if (p->count_type > PERF_COUNT_XOR) {
-        snprintf(err, errlen, "count type %d: 0 (raw), 1 (delta) or 2 (delta XOR)", p->count_type);
+        tc_error_set(err, "gen", "count type %d: 0 (raw), 1 (delta) or 2 (delta XOR)",
+                     p->count_type);
         return -1;
     }
     if (m && p->container >= 0 && !(m->containers & (1u << p->container))) {
-        snprintf(err, errlen, "%s exists only in the %s container", tc_rules[violate].id,
-                 m->containers & PERF_IN_RTD ? "Nexus (rtd)" : "text");
+        tc_error_set(err, "gen", "%s exists only in the %s container", tc_rules[violate].id,
+                     m->containers & PERF_IN_RTD ? "Nexus (rtd)" : "text");
         return -1;
     }
     if (p->count_type >= 0 && plan->model.count_type >= 0 &&
         p->count_type != plan->model.count_type) {
-        snprintf(err, errlen, "%s needs the %s count type", tc_rules[violate].id,
-                 type_names[plan->model.count_type]);
+        tc_error_set(err, "gen", "%s needs the %s count type", tc_rules[violate].id,
+                     type_names[plan->model.count_type]);
         return -1;
     }
     return 0;
 }
 
 int perf_generate(const perf_gen_params *p, int violate, perf_sink sink, perf_gen_stats *stats,
-                  char *err, size_t errlen)
+                  tc_error *err)
 {
     const perf_mutator *m = violate >= 0 ? perf_mutator_for((tc_rule_id)violate) : NULL;
     perf_gen_plan plan = {.model = {.count_type = -1, .method = -1}};
     if (m && m->plan)
         m->plan(&plan);
-    if (check_params(p, m, violate, &plan, err, errlen) != 0)
+    if (check_params(p, m, violate, &plan, err) != 0)
         return -1;
     if (plan.model.count_type < 0)
         plan.model.count_type = p->count_type;
@@ -181,10 +182,10 @@ int perf_generate(const perf_gen_params *p, int violate, perf_sink sink, perf_ge
 done:;
     int rc = perf_out_flush(&o);
     if (rc != 0)
-        snprintf(err, errlen, "write failed: %s", strerror(o.failed));
+        tc_error_set(err, "gen", "write failed: %s", strerror(o.failed));
     else if (m && !mu.applied) {
-        snprintf(err, errlen, "could not break %s in this trace; try another --seed",
-                 tc_rules[violate].id);
+        tc_error_set(err, "gen", "could not break %s in this trace; try another --seed",
+                     tc_rules[violate].id);
         rc = -1;
     }
     if (stats) {

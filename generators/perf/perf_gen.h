@@ -6,9 +6,10 @@
 
 #include <stdio.h>
 
+#include "../../parsers/common/error.h"
 #include "../../parsers/common/rules.h"
-#include "../common/generator.h"
 #include "../common/bytebuf.h"
+#include "../common/generator.h"
 #include "nexus_write.h" /* PERF_RTD, PERF_TEXT */
 #include "perf_model.h"  /* PERF_COUNT_* */
 
@@ -34,7 +35,7 @@ typedef struct perf_sink {
 /* violate: a rule to break, or -1 for a valid trace. Returns 0, or -1 with
  * the reason in err. */
 int perf_generate(const perf_gen_params *p, int violate, perf_sink sink, perf_gen_stats *stats,
-                  char *err, size_t errlen);
+                  tc_error *err);
 
 /* The container used when none is asked for: Nexus, unless the rule
  * exists only in the text container. */

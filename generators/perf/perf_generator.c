@@ -14,7 +14,7 @@ typedef struct perf_opts {
     unsigned srcbits;
 } perf_opts;
 
-static int set_count_type(void *params, const char *v, char *err, size_t errlen)
+static int set_count_type(void *params, const char *v, tc_error *err)
 {
     perf_opts *o = params;
     if (!strcmp(v, "raw"))
@@ -24,11 +24,11 @@ static int set_count_type(void *params, const char *v, char *err, size_t errlen)
     else if (!strcmp(v, "xor"))
         o->count_type = PERF_COUNT_XOR;
     else
-        return snprintf(err, errlen, "--count-type takes raw, delta or xor"), TC_GEN_USAGE;
+        return tc_error_set(err, "gen", "--count-type takes raw, delta or xor"), TC_GEN_USAGE;
     return TC_GEN_OK;
 }
 
-static int set_container(void *params, const char *v, char *err, size_t errlen)
+static int set_container(void *params, const char *v, tc_error *err)
 {
     perf_opts *o = params;
     if (!strcmp(v, "rtd"))
@@ -36,15 +36,15 @@ static int set_container(void *params, const char *v, char *err, size_t errlen)
     else if (!strcmp(v, "text"))
         o->container = PERF_TEXT;
     else
-        return snprintf(err, errlen, "--container takes rtd or text"), TC_GEN_USAGE;
+        return tc_error_set(err, "gen", "--container takes rtd or text"), TC_GEN_USAGE;
     return TC_GEN_OK;
 }
 
-static int set_srcbits(void *params, const char *v, char *err, size_t errlen)
+static int set_srcbits(void *params, const char *v, tc_error *err)
 {
     unsigned long long n;
     if (tc_parse_size(v, &n) != 0 || n > 8)
-        return snprintf(err, errlen, "--srcbits takes 0 to 8"), TC_GEN_USAGE;
+        return tc_error_set(err, "gen", "--srcbits takes 0 to 8"), TC_GEN_USAGE;
     ((perf_opts *)params)->srcbits = (unsigned)n;
     return TC_GEN_OK;
 }
@@ -94,13 +94,14 @@ static int container_of(const char *name)
     return -1;
 }
 
-static int run(void *params, const tc_gen_common *c, char *err, size_t errlen)
+static int run(void *params, const tc_gen_common *c, tc_error *err)
 {
     const perf_opts *o = params;
     if (c->violate >= 0 && !perf_mutator_for((tc_rule_id)c->violate))
-        return snprintf(err, errlen, "%s is not a rule perf data can break (see "
-                                     "'tracecheck gen perf --list-mutators')",
-                        tc_rules[c->violate].id),
+        return tc_error_set(err, "gen",
+                            "%s is not a rule perf data can break (see "
+                            "'tracecheck gen perf --list-mutators')",
+                            tc_rules[c->violate].id),
                TC_GEN_USAGE;
     int container = o->container;
     if (container < 0)
@@ -108,14 +109,14 @@ static int run(void *params, const tc_gen_common *c, char *err, size_t errlen)
     if (container < 0)
         container = perf_default_container(c->violate);
     int status;
-    FILE *out = tc_gen_open_output(c, container == PERF_RTD, &status, err, errlen);
+    FILE *out = tc_gen_open_output(c, container == PERF_RTD, &status, err);
     if (!out)
         return status;
     perf_gen_params p = {.seed = c->seed, .size = c->size, .count_type = o->count_type,
                          .container = container, .srcbits = o->srcbits};
     perf_sink sink = {out, NULL};
-    int rc = perf_generate(&p, c->violate, sink, NULL, err, errlen);
-    return tc_gen_close_output(out, c, rc, err, errlen);
+    int rc = perf_generate(&p, c->violate, sink, NULL, err);
+    return tc_gen_close_output(out, c, rc, err);
 }
 
 const tc_generator perf_generator = {

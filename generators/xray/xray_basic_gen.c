@@ -4,14 +4,14 @@
 #include "xray_basic_gen.h"
 #include "xray_basic_mutate.h"
 
-static int put(xray_sink sink, const tc_bytebuf *b, char *err, size_t errlen)
+static int put(xray_sink sink, const tc_bytebuf *b, tc_error *err)
 {
     if (sink.mem) {
         tc_bb_append(sink.mem, b->p, b->len);
         return 0;
     }
     if (b->len && fwrite(b->p, 1, b->len, sink.out) != b->len) {
-        snprintf(err, errlen, "write failed: %s", strerror(errno));
+        tc_error_set(err, "gen", "write failed: %s", strerror(errno));
         return -1;
     }
     return 0;
@@ -28,31 +28,35 @@ unsigned xray_basic_default_version(int violate)
     return 3;
 }
 
-int xray_basic_generate(const xray_basic_params *p, int violate, tc_rng *choices,
-                        xray_sink sink, xray_gen_stats *stats, char *err, size_t errlen)
+int xray_basic_generate(const xray_basic_params *p, int violate, tc_rng *choices, xray_sink sink,
+                        xray_gen_stats *stats, tc_error *err)
 {
     if (p->version < 1 || p->version > 3) {
-        snprintf(err, errlen, "version %u: XRay basic-mode logs have versions 1 to 3",
-                 p->version);
+        tc_error_set(err, "gen", "version %u: XRay basic-mode logs have versions 1 to 3",
+                     p->version);
         return -1;
     }
     uint64_t bsize = p->buffer_size ? p->buffer_size : XRAY_BASIC_DEFAULT_BUFFER_SIZE;
     if (bsize < 64 || bsize > (1u << 30) || bsize % TC_XRAY_BASIC_RECORD_SIZE) {
-        snprintf(err, errlen, "buffer size %llu: a basic-mode thread buffer is a multiple of "
-                 "32 bytes (records), from 64 to 1 GiB", (unsigned long long)bsize);
+        tc_error_set(err, "gen",
+                     "buffer size %llu: a basic-mode thread buffer is a multiple of "
+                     "32 bytes (records), from 64 to 1 GiB",
+                     (unsigned long long)bsize);
         return -1;
     }
     const xray_basic_mutator *m = NULL;
     if (violate >= 0) {
         m = xray_basic_mutator_for((tc_rule_id)violate);
         if (!m) {
-            snprintf(err, errlen, "%s cannot be broken in a basic-mode log (see 'tracecheck gen "
-                     "xray --mode basic --list-mutators')", tc_rules[violate].id);
+            tc_error_set(err, "gen",
+                         "%s cannot be broken in a basic-mode log (see 'tracecheck gen "
+                         "xray --mode basic --list-mutators')",
+                         tc_rules[violate].id);
             return -1;
         }
         if (!(m->versions & (1u << p->version))) {
-            snprintf(err, errlen, "%s cannot be broken in a version %u basic-mode log",
-                     tc_rules[violate].id, p->version);
+            tc_error_set(err, "gen", "%s cannot be broken in a version %u basic-mode log",
+                         tc_rules[violate].id, p->version);
             return -1;
         }
     }
@@ -72,7 +76,7 @@ int xray_basic_generate(const xray_basic_params *p, int violate, tc_rng *choices
     q.buffer_size = bsize;
     xray_basic_synth *s = xray_basic_synth_new(&q, choices);
     if (!s) {
-        snprintf(err, errlen, "out of memory");
+        tc_error_set(err, "gen", "out of memory");
         return -1;
     }
     const tc_xray_header *h = &xray_basic_synth_header(s)->h;
@@ -86,7 +90,7 @@ int xray_basic_generate(const xray_basic_params *p, int violate, tc_rng *choices
     xray_basic_write_header(&bytes, &written);
     if (m && m->header_bytes && !mu.applied)
         mu.applied = m->header_bytes(&mu, &bytes);
-    int rc = put(sink, &bytes, err, errlen);
+    int rc = put(sink, &bytes, err);
     total += bytes.len;
 
     int last = 0;
@@ -98,13 +102,15 @@ int xray_basic_generate(const xray_basic_params *p, int violate, tc_rng *choices
         if (m && m->block_bytes && !mu.applied)
             mu.applied = m->block_bytes(&mu, h, &bytes, last);
         mu.first = 0;
-        rc = put(sink, &bytes, err, errlen);
+        rc = put(sink, &bytes, err);
         total += bytes.len;
         blocks++;
     }
     if (rc == 0 && m && !mu.applied) {
-        snprintf(err, errlen, "could not break %s in this log; try a larger --size or another "
-                 "--seed", tc_rules[violate].id);
+        tc_error_set(err, "gen",
+                     "could not break %s in this log; try a larger --size or another "
+                     "--seed",
+                     tc_rules[violate].id);
         rc = -1;
     }
     if (stats) {

@@ -4,14 +4,14 @@
 #include "xray_gen.h"
 #include "xray_mutate.h"
 
-static int put(xray_sink sink, const tc_bytebuf *b, char *err, size_t errlen)
+static int put(xray_sink sink, const tc_bytebuf *b, tc_error *err)
 {
     if (sink.mem) {
         tc_bb_append(sink.mem, b->p, b->len);
         return 0;
     }
     if (b->len && fwrite(b->p, 1, b->len, sink.out) != b->len) {
-        snprintf(err, errlen, "write failed: %s", strerror(errno));
+        tc_error_set(err, "gen", "write failed: %s", strerror(errno));
         return -1;
     }
     return 0;
@@ -31,29 +31,29 @@ unsigned xray_default_version(int violate)
 }
 
 int xray_generate(const xray_gen_params *p, int violate, tc_rng *choices, xray_sink sink,
-                  xray_gen_stats *stats, char *err, size_t errlen)
+                  xray_gen_stats *stats, tc_error *err)
 {
     if (p->version < 1 || p->version > 5) {
-        snprintf(err, errlen, "version %u: XRay FDR versions are 1 to 5", p->version);
+        tc_error_set(err, "gen", "version %u: XRay FDR versions are 1 to 5", p->version);
         return -1;
     }
     uint64_t bsize = p->buffer_size ? p->buffer_size : XRAY_DEFAULT_BUFFER_SIZE;
     if (bsize < (p->version == 1 ? 64u : 80u) || bsize > (1u << 30)) {
-        snprintf(err, errlen, "buffer size %llu: use 64 (80 from version 2) to 1 GiB",
-                 (unsigned long long)bsize);
+        tc_error_set(err, "gen", "buffer size %llu: use 64 (80 from version 2) to 1 GiB",
+                     (unsigned long long)bsize);
         return -1;
     }
     const xray_mutator *m = NULL;
     if (violate >= 0) {
         m = xray_mutator_for((tc_rule_id)violate);
         if (!m) {
-            snprintf(err, errlen, "%s has no mutator (no single change breaks it alone)",
-                     tc_rules[violate].id);
+            tc_error_set(err, "gen", "%s has no mutator (no single change breaks it alone)",
+                         tc_rules[violate].id);
             return -1;
         }
         if (!(m->versions & XRAY_VERSION_BIT(p->version))) {
-            snprintf(err, errlen, "%s cannot be broken in a version %u trace", tc_rules[violate].id,
-                     p->version);
+            tc_error_set(err, "gen", "%s cannot be broken in a version %u trace",
+                         tc_rules[violate].id, p->version);
             return -1;
         }
     }
@@ -71,7 +71,7 @@ int xray_generate(const xray_gen_params *p, int violate, tc_rng *choices, xray_s
 
     xray_synth *s = xray_synth_new(p, choices);
     if (!s) {
-        snprintf(err, errlen, "out of memory");
+        tc_error_set(err, "gen", "out of memory");
         return -1;
     }
     const tc_xray_header *h = &xray_synth_header(s)->h;
@@ -88,7 +88,7 @@ int xray_generate(const xray_gen_params *p, int violate, tc_rng *choices, xray_s
     xray_write_header(&bytes, &written);
     if (m && m->header_bytes && !mu.applied)
         mu.applied = m->header_bytes(&mu, &bytes);
-    rc = put(sink, &bytes, err, errlen);
+    rc = put(sink, &bytes, err);
     total += bytes.len;
 
     int last = 0;
@@ -99,14 +99,15 @@ int xray_generate(const xray_gen_params *p, int violate, tc_rng *choices, xray_s
         xray_write_buffer(&bytes, h, &b, p->noisy_padding ? &padding : NULL);
         if (m && m->buffer_bytes && !mu.applied)
             mu.applied = m->buffer_bytes(&mu, h, &bytes, last);
-        rc = put(sink, &bytes, err, errlen);
+        rc = put(sink, &bytes, err);
         total += bytes.len;
         buffers++;
     }
     if (rc == 0 && m && !mu.applied) {
-        snprintf(err, errlen, "could not break %s in this trace; try a larger --size or another --seed "
-                 "or --buffer-size",
-                 tc_rules[violate].id);
+        tc_error_set(err, "gen",
+                     "could not break %s in this trace; try a larger --size or another --seed "
+                     "or --buffer-size",
+                     tc_rules[violate].id);
         rc = -1;
     }
     if (stats) {

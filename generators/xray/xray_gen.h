@@ -4,8 +4,9 @@
 
 #include <stdio.h>
 
-#include "../common/generator.h"
+#include "../../parsers/common/error.h"
 #include "../../parsers/common/rules.h"
+#include "../common/generator.h"
 #include "xray_synth.h"
 
 typedef struct xray_gen_stats {
@@ -21,7 +22,7 @@ typedef struct xray_sink {
 /* violate: a rule to break, or -1 for a valid trace. choices: NULL to seed
  * from p->seed. Returns 0, or -1 with the reason in err. */
 int xray_generate(const xray_gen_params *p, int violate, tc_rng *choices, xray_sink sink,
-                  xray_gen_stats *stats, char *err, size_t errlen);
+                  xray_gen_stats *stats, tc_error *err);
 
 /* The version --violate picks when none is given: 5 if the rule exists in
  * version 5, else the highest version it exists in. */

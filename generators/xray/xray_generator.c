@@ -19,49 +19,49 @@ typedef struct xray_opts {
     int basic; /* a basic-mode log */
 } xray_opts;
 
-static int set_mode(void *params, const char *v, char *err, size_t errlen)
+static int set_mode(void *params, const char *v, tc_error *err)
 {
     xray_opts *o = params;
     if (!strcmp(v, "basic"))
         o->basic = 1;
     else if (strcmp(v, "fdr") != 0)
-        return snprintf(err, errlen, "--mode takes fdr or basic"), TC_GEN_USAGE;
+        return tc_error_set(err, "gen", "--mode takes fdr or basic"), TC_GEN_USAGE;
     return TC_GEN_OK;
 }
 
-static int set_version(void *params, const char *v, char *err, size_t errlen)
+static int set_version(void *params, const char *v, tc_error *err)
 {
     unsigned long long n;
     if (tc_parse_size(v, &n) != 0 || n < 1 || n > 5)
-        return snprintf(err, errlen, "--version takes 1 to 5"), TC_GEN_USAGE;
+        return tc_error_set(err, "gen", "--version takes 1 to 5"), TC_GEN_USAGE;
     ((xray_opts *)params)->version = (unsigned)n;
     return TC_GEN_OK;
 }
 
-static int set_threads(void *params, const char *v, char *err, size_t errlen)
+static int set_threads(void *params, const char *v, tc_error *err)
 {
-    return tc_gen_count("threads", v, &((xray_opts *)params)->threads, err, errlen);
+    return tc_gen_count("threads", v, &((xray_opts *)params)->threads, err);
 }
 
-static int set_buffer_size(void *params, const char *v, char *err, size_t errlen)
+static int set_buffer_size(void *params, const char *v, tc_error *err)
 {
     unsigned long long n;
     if (tc_parse_size(v, &n) != 0)
-        return snprintf(err, errlen, "--buffer-size needs a number of bytes"), TC_GEN_USAGE;
+        return tc_error_set(err, "gen", "--buffer-size needs a number of bytes"), TC_GEN_USAGE;
     ((xray_opts *)params)->buffer_size = n;
     return TC_GEN_OK;
 }
 
-static int set_big_endian(void *params, const char *v, char *err, size_t errlen)
+static int set_big_endian(void *params, const char *v, tc_error *err)
 {
-    (void)v, (void)err, (void)errlen;
+    (void)v, (void)err;
     ((xray_opts *)params)->big_endian = 1;
     return TC_GEN_OK;
 }
 
-static int set_noisy_padding(void *params, const char *v, char *err, size_t errlen)
+static int set_noisy_padding(void *params, const char *v, tc_error *err)
 {
-    (void)v, (void)err, (void)errlen;
+    (void)v, (void)err;
     ((xray_opts *)params)->noisy_padding = 1;
     return TC_GEN_OK;
 }
@@ -114,16 +114,16 @@ static void mutator_at(const void *params, size_t i, tc_gen_mutator *out)
     }
 }
 
-static int run(void *params, const tc_gen_common *c, char *err, size_t errlen)
+static int run(void *params, const tc_gen_common *c, tc_error *err)
 {
     const xray_opts *o = params;
     if (c->violate >= 0 && strcmp(tc_rules[c->violate].family, "XRAY") != 0)
-        return snprintf(err, errlen, "%s is not an XRay rule", tc_rules[c->violate].id),
+        return tc_error_set(err, "gen", "%s is not an XRay rule", tc_rules[c->violate].id),
                TC_GEN_USAGE;
     if (o->basic && o->noisy_padding)
-        return snprintf(err, errlen, "--noisy-padding is an FDR version 1 option"), TC_GEN_USAGE;
+        return tc_error_set(err, "gen", "--noisy-padding is an FDR version 1 option"), TC_GEN_USAGE;
     if (o->basic && o->version > 3)
-        return snprintf(err, errlen, "basic-mode logs have versions 1 to 3"), TC_GEN_USAGE;
+        return tc_error_set(err, "gen", "basic-mode logs have versions 1 to 3"), TC_GEN_USAGE;
     xray_gen_params p = {.seed = c->seed, .size = c->size, .version = o->version,
                          .threads = o->threads ? o->threads : 4,
                          .buffer_size = o->buffer_size, .big_endian = o->big_endian,
@@ -132,16 +132,16 @@ static int run(void *params, const tc_gen_common *c, char *err, size_t errlen)
         p.version = o->basic ? xray_basic_default_version(c->violate)
                              : xray_default_version(c->violate);
     int status;
-    FILE *out = tc_gen_open_output(c, 1, &status, err, errlen);
+    FILE *out = tc_gen_open_output(c, 1, &status, err);
     if (!out)
         return status;
     xray_sink sink = {out, NULL};
     xray_basic_params bp = {.seed = p.seed, .size = p.size, .version = p.version,
                             .threads = p.threads, .buffer_size = p.buffer_size,
                             .big_endian = p.big_endian};
-    int rc = o->basic ? xray_basic_generate(&bp, c->violate, NULL, sink, NULL, err, errlen)
-                      : xray_generate(&p, c->violate, NULL, sink, NULL, err, errlen);
-    return tc_gen_close_output(out, c, rc, err, errlen);
+    int rc = o->basic ? xray_basic_generate(&bp, c->violate, NULL, sink, NULL, err)
+                      : xray_generate(&p, c->violate, NULL, sink, NULL, err);
+    return tc_gen_close_output(out, c, rc, err);
 }
 
 #define HELP                                                                                      \

@@ -55,6 +55,27 @@ size_t tc_rule_count(void);
 const tc_rule_info *tc_rule_at(size_t index);
 const tc_rule_info *tc_rule_find(const char *id); /* NULL if unknown */
 
+/* The type of a named value of a finding (tc_diag_value.type). */
+typedef enum tc_value_type {
+    TC_VALUE_UINT = 0,   /* .u */
+    TC_VALUE_INT = 1,    /* .i */
+    TC_VALUE_STRING = 2, /* .s: a name of this program's (a rule id, a record's kind), never
+                          * bytes of the input */
+} tc_value_type;
+
+/* A value that a finding's message quotes, by name, so that a tool reads it
+ * without parsing the message: XRAY-BUFFER-EXTENTS has "buffer_size" and
+ * "remaining", TC-DIAG-SUPPRESSED "suppressed", "total" and "rule". Names are
+ * lower case, words joined by '_'; docs/library.md lists the rules that
+ * carry values and their names. */
+typedef struct tc_diag_value {
+    const char *name;
+    tc_value_type type;
+    uint64_t u;
+    int64_t i;
+    const char *s;
+} tc_diag_value;
+
 /* One finding. Every pointer is valid only during the callback. */
 typedef struct tc_diag {
     const tc_rule_info *rule;
@@ -67,6 +88,23 @@ typedef struct tc_diag {
     const char *message;   /* concrete, with the offending values */
     const char *context;   /* where it happened ("in buffer 3 of thread 2017 ..."), or NULL */
     int unlocated;         /* about the input as a whole: offset and length mean nothing */
+    /* The fields below hold, as data, what the message says in words; the
+     * message is unchanged. They follow the older fields so that the older
+     * fields keep their places. */
+    /* A TC-DIAG-SUPPRESSED summary: the rule whose findings it counts, and
+     * how many of them were not shown (beyond tc_options.max_repeats).
+     * NULL and 0 for every other finding. */
+    const tc_rule_info *summarises;
+    uint64_t suppressed;
+    /* Byte offsets of the earlier things the finding refers to ("already
+     * defined at line 3:5", "the first at offset 96"), in the order the
+     * message names them; n_related is 0 when it names none. */
+    const uint64_t *related;
+    size_t n_related;
+    /* The offending values the message quotes, by name; n_values is 0 for
+     * the rules that do not carry them (docs/library.md). */
+    const tc_diag_value *values;
+    size_t n_values;
 } tc_diag;
 
 /* SiFive perf data: how the file holds its ITC messages (spec/perf.md,

@@ -69,8 +69,7 @@ static tc_parse_ctx context(check_run *u, const tc_format_ops *f)
 /* The outcome: a compressed input is read to its end even when the parser
  * stopped early, so that a corrupt stream is reported whatever the buffer
  * sizes; then the counts, and the status. */
-static int end(check_run *u, tc_format f, uint64_t bytes, tc_summary *out, char *err,
-               size_t errlen)
+static int end(check_run *u, tc_format f, uint64_t bytes, tc_summary *out, tc_error *err)
 {
     tc_reader *r = u->in ? tc_input_reader(u->in) : NULL;
     if (r && tc_input_compression(u->in) != TC_COMP_NONE && !r->failed)
@@ -87,13 +86,13 @@ static int end(check_run *u, tc_format f, uint64_t bytes, tc_summary *out, char 
         out->notes = u->d.notes;
     }
     if (r && r->failed == TC_READ_IO_ERROR) {
-        snprintf(err, errlen, "%s", r->error);
+        tc_error_set(err, "check", "%s", r->error);
         return 2;
     }
     if (!r && bytes == UINT64_MAX)
         return 2; /* err says why */
     if (u->d.failed[0]) {
-        snprintf(err, errlen, "%s", u->d.failed);
+        tc_error_set(err, "check", "%s", u->d.failed);
         return 2;
     }
     return u->d.errors ? 1 : 0;
@@ -108,13 +107,13 @@ static tc_format sniff(tc_input *in, const char *name)
 }
 
 int tc_check_input(tc_input *in, const char *name, const tc_check_opts *c, tc_summary *out,
-                   char *err, size_t errlen)
+                   tc_error *err)
 {
     tc_format format = options_of(c)->format;
     const tc_format_ops *f = tc_format_ops_for(format);
     if (format != TC_FORMAT_AUTO && !f) {
-        snprintf(err, errlen, "the %s format is not built into this tracecheck",
-                 tc_format_name(format));
+        tc_error_set(err, "check", "the %s format is not built into this tracecheck",
+                     tc_format_name(format));
         return 2;
     }
     check_run u;
@@ -130,7 +129,7 @@ int tc_check_input(tc_input *in, const char *name, const tc_check_opts *c, tc_su
         tc_parse_ctx ctx = context(&u, f);
         f->parse(r, &ctx);
     }
-    return end(&u, f ? f->format : TC_FORMAT_AUTO, 0, out, err, errlen);
+    return end(&u, f ? f->format : TC_FORMAT_AUTO, 0, out, err);
 }
 
 static int is_dir(const char *path)
@@ -141,15 +140,15 @@ static int is_dir(const char *path)
 
 /* A directory: one trace of the format that has them and claims it (or of
  * the format given). */
-static int check_dir(const char *path, const tc_check_opts *c, tc_summary *out, char *err,
-                     size_t errlen)
+static int check_dir(const char *path, const tc_check_opts *c, tc_summary *out, tc_error *err)
 {
     tc_format format = options_of(c)->format;
     const tc_format_ops *f = NULL;
     if (format != TC_FORMAT_AUTO) {
         f = tc_format_ops_for(format);
         if (!f || !f->dir) {
-            snprintf(err, errlen, "is a directory (a %s input is a file)", tc_format_name(format));
+            tc_error_set(err, "check", "is a directory (a %s input is a file)",
+                         tc_format_name(format));
             return 2;
         }
     }
@@ -157,34 +156,38 @@ static int check_dir(const char *path, const tc_check_opts *c, tc_summary *out, 
         if (tc_format_at(i)->dir && tc_format_at(i)->dir->named(path))
             f = tc_format_at(i);
     if (!f) {
-        size_t n = (size_t)snprintf(err, errlen, "is a directory with ");
-        for (size_t i = 0, k = 0; tc_format_at(i) && n < errlen; i++)
+        /* One cause: what the directory lacks for each format that has
+         * directories, and how to name one. */
+        char why[TC_ERROR_MESSAGE_MAX];
+        size_t n = (size_t)snprintf(why, sizeof why, "is a directory with ");
+        for (size_t i = 0, k = 0; tc_format_at(i) && n < sizeof why; i++)
             if (tc_format_at(i)->dir)
-                n += (size_t)snprintf(err + n, errlen - n, "%s%s", k++ ? "; " : "",
+                n += (size_t)snprintf(why + n, sizeof why - n, "%s%s", k++ ? "; " : "",
                                       tc_format_at(i)->dir->absent);
-        for (size_t i = 0, k = 0; tc_format_at(i) && n < errlen; i++)
+        for (size_t i = 0, k = 0; tc_format_at(i) && n < sizeof why; i++)
             if (tc_format_at(i)->dir)
-                n += (size_t)snprintf(err + n, errlen - n, "%s--format %s", k++ ? ", or " :
-                                      " (name its files, or use ", tc_format_at(i)->name);
-        if (n < errlen)
-            snprintf(err + n, errlen - n, ")");
+                n += (size_t)snprintf(why + n, sizeof why - n, "%s--format %s",
+                                      k++ ? ", or " : " (name its files, or use ",
+                                      tc_format_at(i)->name);
+        if (n < sizeof why)
+            snprintf(why + n, sizeof why - n, ")");
+        tc_error_set_value(err, "check", path, "%s", why);
         return 2;
     }
     check_run u;
     begin(&u, NULL, path, c);
-    uint64_t bytes = f->dir->check(path, &u.d, u.opt, c, err, errlen);
-    return end(&u, f->format, bytes, out, err, errlen);
+    uint64_t bytes = f->dir->check(path, &u.d, u.opt, c, err);
+    return end(&u, f->format, bytes, out, err);
 }
 
-int tc_check_path(const char *path, const tc_check_opts *c, tc_summary *out, char *err,
-                  size_t errlen)
+int tc_check_path(const char *path, const tc_check_opts *c, tc_summary *out, tc_error *err)
 {
     if (is_dir(path))
-        return check_dir(path, c, out, err, errlen);
-    tc_input *in = tc_input_open(path, c ? &c->input : NULL, err, errlen);
+        return check_dir(path, c, out, err);
+    tc_input *in = tc_input_open(path, c ? &c->input : NULL, err);
     if (!in)
         return 2;
-    int status = tc_check_input(in, path, c, out, err, errlen);
+    int status = tc_check_input(in, path, c, out, err);
     tc_input_close(in);
     return status;
 }
@@ -194,8 +197,9 @@ tc_format tc_detect_path(const char *path, const tc_check_opts *c)
     tc_format f = options_of(c)->format;
     if (f != TC_FORMAT_AUTO)
         return f;
-    char err[200];
-    tc_input *in = tc_input_open(path, c ? &c->input : NULL, err, sizeof err);
+    tc_error err = TC_ERROR_INIT;
+    tc_input *in = tc_input_open(path, c ? &c->input : NULL, &err);
+    tc_error_free(&err); /* unreadable: no format, and the check says why */
     if (!in)
         return TC_FORMAT_AUTO;
     f = sniff(in, path);
@@ -220,14 +224,13 @@ const tc_format_ops *tc_companion_find(const char *path, const tc_check_opts *c,
     return NULL;
 }
 
-int tc_companion_load(tc_companion *comp, const tc_check_opts *c, tc_summary *out, char *err,
-                      size_t errlen)
+int tc_companion_load(tc_companion *comp, const tc_check_opts *c, tc_summary *out, tc_error *err)
 {
     const tc_format_ops *f = tc_format_ops_for(comp->pairing->companion->format);
     comp->model = NULL;
     if (out)
         memset(out, 0, sizeof *out);
-    tc_input *in = tc_input_open(comp->path, c ? &c->input : NULL, err, errlen);
+    tc_input *in = tc_input_open(comp->path, c ? &c->input : NULL, err);
     if (!in)
         return 2;
     /* Detected as validate would (content, then name): an input of the
@@ -235,15 +238,15 @@ int tc_companion_load(tc_companion *comp, const tc_check_opts *c, tc_summary *ou
      * companion with nothing in it. */
     tc_format found = sniff(in, comp->path);
     if (found != TC_FORMAT_AUTO && found != f->format) {
-        snprintf(err, errlen, "is a %s (by its content or name), not a %s to pair %ss with",
-                 tc_format_name(found), f->title, comp->pairing->title);
+        tc_error_set(err, "check", "is a %s (by its content or name), not a %s to pair %ss with",
+                     tc_format_name(found), f->title, comp->pairing->title);
         tc_input_close(in);
         return 2;
     }
     check_run u;
     begin(&u, in, comp->path, c);
     comp->model = f->model->load(tc_input_reader(in), &u.d);
-    int status = end(&u, f->format, 0, out, err, errlen);
+    int status = end(&u, f->format, 0, out, err);
     tc_input_close(in);
     if (status == 2)
         tc_companion_free(comp);
@@ -258,18 +261,18 @@ void tc_companion_free(tc_companion *comp)
 }
 
 int tc_check_paired(const char *path, const tc_companion *comp, const tc_check_opts *c,
-                    tc_summary *out, int *paired, char *err, size_t errlen)
+                    tc_summary *out, int *paired, tc_error *err)
 {
     if (paired)
         *paired = 0;
     if (!comp->model || is_dir(path))
-        return tc_check_path(path, c, out, err, errlen);
-    tc_input *in = tc_input_open(path, c ? &c->input : NULL, err, errlen);
+        return tc_check_path(path, c, out, err);
+    tc_input *in = tc_input_open(path, c ? &c->input : NULL, err);
     if (!in)
         return 2;
     tc_format format = options_of(c)->format;
     if ((format != TC_FORMAT_AUTO ? format : sniff(in, path)) != comp->pairing->format) {
-        int status = tc_check_input(in, path, c, out, err, errlen);
+        int status = tc_check_input(in, path, c, out, err);
         tc_input_close(in);
         return status;
     }
@@ -279,18 +282,18 @@ int tc_check_paired(const char *path, const tc_companion *comp, const tc_check_o
     comp->pairing->companion->parse_with(tc_input_reader(in), &ctx, comp->model, comp->path);
     if (paired)
         *paired = 1;
-    int status = end(&u, comp->pairing->format, 0, out, err, errlen);
+    int status = end(&u, comp->pairing->format, 0, out, err);
     tc_input_close(in);
     return status;
 }
 
 int tc_check_pair(const tc_format_ops *pairing, const char *companion, const char *path,
-                  const tc_check_opts *c, char *err, size_t errlen)
+                  const tc_check_opts *c, tc_error *err)
 {
     tc_companion comp = {pairing, companion, NULL};
-    int rc = tc_companion_load(&comp, c, NULL, err, errlen);
+    int rc = tc_companion_load(&comp, c, NULL, err);
     if (rc != 2) {
-        int rt = tc_check_paired(path, &comp, c, NULL, NULL, err, errlen);
+        int rt = tc_check_paired(path, &comp, c, NULL, NULL, err);
         rc = rt > rc ? rt : rc;
     }
     tc_companion_free(&comp);
@@ -302,24 +305,25 @@ int tc_check_pair(const tc_format_ops *pairing, const char *companion, const cha
 int tc_validate_file(const char *path, const tc_options *opt, tc_summary *out, char *errbuf,
                      size_t errlen)
 {
-    char scratch[256];
     tc_check_opts c = {.options = opt};
-    if (!errbuf) {
-        errbuf = scratch;
-        errlen = sizeof scratch;
-    }
-    return tc_check_path(path, &c, out, errbuf, errlen);
+    tc_error err = TC_ERROR_INIT;
+    int status = tc_check_path(path, &c, out, &err);
+    if (errbuf && errlen && tc_error_is_set(&err))
+        tc_error_format(&err, errbuf, errlen);
+    tc_error_free(&err);
+    return status;
 }
 
 int tc_validate_buffer(const void *data, size_t size, const char *name, const tc_options *opt,
                        tc_summary *out)
 {
-    char err[256];
     tc_check_opts c = {.options = opt};
     tc_input *in = tc_input_open_memory(data, size, NULL);
     if (!in)
         return 2;
-    int status = tc_check_input(in, name ? name : "<memory>", &c, out, err, sizeof err);
+    tc_error err = TC_ERROR_INIT;
+    int status = tc_check_input(in, name ? name : "<memory>", &c, out, &err);
+    tc_error_free(&err);
     tc_input_close(in);
     return status;
 }

@@ -26,12 +26,11 @@ typedef struct tc_check_opts {
 
 /* Validates an opened input. Returns 0, 1 or 2 as tc_validate_file. */
 int tc_check_input(tc_input *in, const char *name, const tc_check_opts *c, tc_summary *out,
-                   char *err, size_t errlen);
+                   tc_error *err);
 
 /* Opens path and validates it: a file, "-", or a directory that is one
  * trace of a format that has them. */
-int tc_check_path(const char *path, const tc_check_opts *c, tc_summary *out, char *err,
-                  size_t errlen);
+int tc_check_path(const char *path, const tc_check_opts *c, tc_summary *out, tc_error *err);
 
 /* The format the input at path is, as tc_check_path decides it (c's format
  * when it names one); TC_FORMAT_AUTO when none, or when it cannot be read. */
@@ -56,21 +55,21 @@ const tc_format_ops *tc_companion_find(const char *path, const tc_check_opts *c,
  * (whatever c's format says: by content and name it must be of that format
  * or of none) and keeps its model in comp->model. Returns 0, 1 or 2 as
  * tc_check_path; 2 also when the input is of another format (the reason in
- * err). */
-int tc_companion_load(tc_companion *comp, const tc_check_opts *c, tc_summary *out, char *err,
-                      size_t errlen);
+ * err). Every function here that takes an err sets its root cause on status
+ * 2 (err may be NULL). */
+int tc_companion_load(tc_companion *comp, const tc_check_opts *c, tc_summary *out, tc_error *err);
 void tc_companion_free(tc_companion *comp);
 
 /* Checks path as tc_check_path does, with the checks against comp when it
  * is a file of comp->pairing's format and comp has a model; *paired (may
  * be NULL) says whether they ran. */
 int tc_check_paired(const char *path, const tc_companion *comp, const tc_check_opts *c,
-                    tc_summary *out, int *paired, char *err, size_t errlen);
+                    tc_summary *out, int *paired, tc_error *err);
 
 /* The companion at companion, then the input at path against it, as
  * `tracecheck validate --pair COMPANION PATH` does; the summary is left
  * out. Returns the worse status of the two. */
 int tc_check_pair(const tc_format_ops *pairing, const char *companion, const char *path,
-                  const tc_check_opts *c, char *err, size_t errlen);
+                  const tc_check_opts *c, tc_error *err);
 
 #endif

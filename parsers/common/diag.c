@@ -45,7 +45,7 @@ static void printable_text(char *out, size_t size, const char *in)
 
 static void deliver(tc_diag_sink *s, tc_rule_id rule, uint64_t offset, uint64_t length,
                     uint32_t line, uint32_t column, const char *json_path, int unlocated,
-                    const char *fmt, va_list ap)
+                    const tc_diag_extra *x, const char *fmt, va_list ap)
 {
     const tc_rule_info *info = &tc_rules[rule];
     if (!tc_rule_enabled(s, rule))
@@ -76,6 +76,12 @@ static void deliver(tc_diag_sink *s, tc_rule_id rule, uint64_t offset, uint64_t 
         .json_path = json_path, .message = message,
         .context = context[0] ? context : NULL, .unlocated = unlocated,
     };
+    if (x) {
+        d.related = x->n_related ? x->related : NULL;
+        d.n_related = x->n_related;
+        d.values = x->n_values ? x->values : NULL;
+        d.n_values = x->n_values;
+    }
     s->on_diag(s->user, &d);
 }
 
@@ -84,7 +90,7 @@ void tc_report(tc_diag_sink *s, tc_rule_id rule, uint64_t offset, uint64_t lengt
 {
     va_list ap;
     va_start(ap, fmt);
-    deliver(s, rule, offset, length, 0, 0, NULL, 0, fmt, ap);
+    deliver(s, rule, offset, length, 0, 0, NULL, 0, NULL, fmt, ap);
     va_end(ap);
 }
 
@@ -94,7 +100,26 @@ void tc_report_text(tc_diag_sink *s, tc_rule_id rule, uint64_t offset, uint64_t 
 {
     va_list ap;
     va_start(ap, fmt);
-    deliver(s, rule, offset, length, line, column, json_path, 0, fmt, ap);
+    deliver(s, rule, offset, length, line, column, json_path, 0, NULL, fmt, ap);
+    va_end(ap);
+}
+
+void tc_report_ex(tc_diag_sink *s, tc_rule_id rule, uint64_t offset, uint64_t length,
+                  const tc_diag_extra *x, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    deliver(s, rule, offset, length, 0, 0, NULL, 0, x, fmt, ap);
+    va_end(ap);
+}
+
+void tc_report_text_ex(tc_diag_sink *s, tc_rule_id rule, uint64_t offset, uint64_t length,
+                       uint32_t line, uint32_t column, const char *json_path,
+                       const tc_diag_extra *x, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    deliver(s, rule, offset, length, line, column, json_path, 0, x, fmt, ap);
     va_end(ap);
 }
 
@@ -102,7 +127,7 @@ void tc_report_about(tc_diag_sink *s, tc_rule_id rule, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    deliver(s, rule, 0, 0, 0, 0, NULL, 1, fmt, ap);
+    deliver(s, rule, 0, 0, 0, 0, NULL, 1, NULL, fmt, ap);
     va_end(ap);
 }
 
@@ -125,13 +150,25 @@ void tc_diag_finish(tc_diag_sink *s)
         if (!s->on_diag)
             continue;
         /* Not counted as a note of the input: it is about the report, not the data. */
+        uint64_t more = s->count[r] - s->max_repeats;
         char message[256];
         snprintf(message, sizeof message, "%llu further %s findings not shown (%llu in all)",
-                 (unsigned long long)(s->count[r] - s->max_repeats), tc_rules[r].id,
-                 (unsigned long long)s->count[r]);
+                 (unsigned long long)more, tc_rules[r].id, (unsigned long long)s->count[r]);
+        const tc_diag_value values[] = {
+            TC_UINT("suppressed", more),
+            TC_UINT("total", s->count[r]),
+            TC_STR("rule", tc_rules[r].id),
+        };
         tc_diag d = {
-            .rule = &tc_rules[TC_RULE_DIAG_SUPPRESSED], .severity = TC_NOTE,
-            .input = s->input, .message = message, .unlocated = 1,
+            .rule = &tc_rules[TC_RULE_DIAG_SUPPRESSED],
+            .severity = TC_NOTE,
+            .input = s->input,
+            .message = message,
+            .unlocated = 1,
+            .summarises = &tc_rules[r],
+            .suppressed = more,
+            .values = values,
+            .n_values = sizeof values / sizeof *values,
         };
         s->on_diag(s->user, &d);
     }

@@ -48,6 +48,46 @@ static inline int tc_rule_enabled(const tc_diag_sink *s, tc_rule_id r)
 void tc_report(tc_diag_sink *s, tc_rule_id rule, uint64_t offset, uint64_t length,
                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/* What a finding carries besides its message (tc_diag's related offsets and
+ * named values), for the reporting variants below. Written at the report
+ * site with the macros that follow, so that the values stay next to the
+ * message that quotes them:
+ *
+ *   tc_report_ex(d, TC_RULE_XRAY_BUFFER_EXTENTS, at, 16,
+ *                TC_EXTRA(TC_VALUES(TC_UINT("buffer_size", size),
+ *                                   TC_UINT("remaining", left))),
+ *                "BufferExtents says %llu bytes but %llu remain", size, left);
+ *
+ * The arrays live as long as the enclosing block, which the report is in. */
+typedef struct tc_diag_extra {
+    const uint64_t *related;
+    size_t n_related;
+    const tc_diag_value *values;
+    size_t n_values;
+} tc_diag_extra;
+
+#define TC_EXTRA(...) (&(const tc_diag_extra){__VA_ARGS__})
+#define TC_RELATED(...)                                                                            \
+    .related = (const uint64_t[]){__VA_ARGS__},                                                    \
+    .n_related = sizeof((const uint64_t[]){__VA_ARGS__}) / sizeof(uint64_t)
+#define TC_VALUES(...)                                                                             \
+    .values = (const tc_diag_value[]){__VA_ARGS__},                                                \
+    .n_values = sizeof((const tc_diag_value[]){__VA_ARGS__}) / sizeof(tc_diag_value)
+/* clang-format off */
+#define TC_UINT(n, v) {.name = (n), .type = TC_VALUE_UINT, .u = (uint64_t)(v)}
+#define TC_INT(n, v) {.name = (n), .type = TC_VALUE_INT, .i = (int64_t)(v)}
+#define TC_STR(n, v) {.name = (n), .type = TC_VALUE_STRING, .s = (v)}
+/* clang-format on */
+
+/* tc_report and tc_report_text with what x holds (x may be NULL). */
+void tc_report_ex(tc_diag_sink *s, tc_rule_id rule, uint64_t offset, uint64_t length,
+                  const tc_diag_extra *x, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+void tc_report_text_ex(tc_diag_sink *s, tc_rule_id rule, uint64_t offset, uint64_t length,
+                       uint32_t line, uint32_t column, const char *json_path,
+                       const tc_diag_extra *x, const char *fmt, ...)
+    __attribute__((format(printf, 9, 10)));
+
 /* For text formats: line and column (1-based) and a JSON path. */
 void tc_report_text(tc_diag_sink *s, tc_rule_id rule, uint64_t offset, uint64_t length,
                     uint32_t line, uint32_t column, const char *json_path,

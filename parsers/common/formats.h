@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "error.h"
 #include "jsonl.h"
 #include "parse.h"
 #include "tracecheck/tracecheck.h"
@@ -65,7 +66,7 @@ typedef struct tc_format_dir {
      * file each one is about; its canonical dump to c->dump. Returns the
      * bytes read, or UINT64_MAX with the reason in err. */
     uint64_t (*check)(const char *dir, tc_diag_sink *d, const tc_options *opt,
-                      const struct tc_check_opts *c, char *err, size_t errlen);
+                      const struct tc_check_opts *c, tc_error *err);
     /* Said of a directory that is none: "is a directory with ABSENT (name
      * its files, or use --format NAME)". */
     const char *absent;

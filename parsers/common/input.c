@@ -463,11 +463,11 @@ static int start_stream(tc_input *in, const tc_input_opts *opts)
     return 0;
 }
 
-tc_input *tc_input_open(const char *path, const tc_input_opts *opts, char *err, size_t errlen)
+tc_input *tc_input_open(const char *path, const tc_input_opts *opts, tc_error *err)
 {
     tc_input *in = new_input(opts);
     if (!in) {
-        snprintf(err, errlen, "out of memory");
+        tc_error_set(err, "input", "out of memory");
         return NULL;
     }
     if (strcmp(path, "-") == 0) {
@@ -475,7 +475,7 @@ tc_input *tc_input_open(const char *path, const tc_input_opts *opts, char *err, 
     } else {
         in->fd = open(path, O_RDONLY | O_CLOEXEC);
         if (in->fd < 0) {
-            snprintf(err, errlen, "cannot open: %s", strerror(errno));
+            tc_error_set(err, "input", "cannot open: %s", strerror(errno));
             free(in);
             return NULL;
         }
@@ -483,12 +483,12 @@ tc_input *tc_input_open(const char *path, const tc_input_opts *opts, char *err, 
     }
     struct stat st;
     if (fstat(in->fd, &st) != 0) {
-        snprintf(err, errlen, "cannot stat: %s", strerror(errno));
+        tc_error_set(err, "input", "cannot stat: %s", strerror(errno));
         tc_input_close(in);
         return NULL;
     }
     if (S_ISDIR(st.st_mode)) {
-        snprintf(err, errlen, "is a directory");
+        tc_error_set(err, "input", "is a directory");
         tc_input_close(in);
         return NULL;
     }
@@ -523,7 +523,7 @@ tc_input *tc_input_open(const char *path, const tc_input_opts *opts, char *err, 
         in->comp = tc_detect_compression(magic, have);
     }
     if (start_stream(in, opts) != 0) {
-        snprintf(err, errlen, "cannot start the %s reader", tc_compression_name(in->comp));
+        tc_error_set(err, "input", "cannot start the %s reader", tc_compression_name(in->comp));
         tc_input_close(in);
         return NULL;
     }

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "error.h"
 #include "reader.h"
 
 typedef enum tc_compression {
@@ -25,9 +26,9 @@ typedef struct tc_input_opts {
     int no_mmap;   /* read regular files through the stream path (tests) */
 } tc_input_opts;
 
-/* Opens path ("-" for standard input). On failure returns NULL and writes the
- * reason into err. */
-tc_input *tc_input_open(const char *path, const tc_input_opts *opts, char *err, size_t errlen);
+/* Opens path ("-" for standard input). On failure returns NULL with the
+ * reason as err's root cause (err may be NULL). */
+tc_input *tc_input_open(const char *path, const tc_input_opts *opts, tc_error *err);
 
 /* Bytes in memory, decompressed too when they carry a magic number. The bytes
  * must outlive the input. */

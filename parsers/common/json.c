@@ -27,6 +27,7 @@ typedef struct key_entry {
     uint64_t hash;
     size_t off, len; /* in the key arena */
     uint32_t line, column;
+    uint64_t offset; /* of the key: a repeat names it */
     size_t slot;     /* its place in the table, to clear it cheaply */
 } key_entry;
 
@@ -196,18 +197,27 @@ static const char *path_of(tc_json *j, unsigned depth)
 const char *tc_json_path(tc_json *j) { return path_of(j, j->path_depth); }
 
 static void vreport(tc_json *j, tc_rule_id rule, uint64_t offset, uint32_t line, uint32_t column,
-                    unsigned depth, const char *fmt, va_list ap)
+                    unsigned depth, const tc_diag_extra *x, const char *fmt, va_list ap)
 {
     char message[400];
     vsnprintf(message, sizeof message, fmt, ap);
-    tc_report_text(j->d, rule, offset, 1, line, column, path_of(j, depth), "%s", message);
+    tc_report_text_ex(j->d, rule, offset, 1, line, column, path_of(j, depth), x, "%s", message);
 }
 
 void tc_json_report(tc_json *j, const tc_json_token *t, tc_rule_id rule, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vreport(j, rule, t->offset, t->line, t->column, j->path_depth, fmt, ap);
+    vreport(j, rule, t->offset, t->line, t->column, j->path_depth, NULL, fmt, ap);
+    va_end(ap);
+}
+
+void tc_json_report_ex(tc_json *j, const tc_json_token *t, tc_rule_id rule, const tc_diag_extra *x,
+                       const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(j, rule, t->offset, t->line, t->column, j->path_depth, x, fmt, ap);
     va_end(ap);
 }
 
@@ -220,7 +230,7 @@ static int fail(tc_json *j, tc_rule_id rule, const char *fmt, ...)
     uint64_t at = tc_pos(j->r);
     va_list ap;
     va_start(ap, fmt);
-    vreport(j, rule, at, j->line, column_at(j, at), j->depth, fmt, ap);
+    vreport(j, rule, at, j->line, column_at(j, at), j->depth, NULL, fmt, ap);
     va_end(ap);
     j->finished = -1;
     return -1;
@@ -694,10 +704,10 @@ static int note_key(tc_json *j, const tc_json_token *t)
                 break;
             key_entry *k = &l->keys[slot - 1];
             if (k->hash == h && k->len == t->len && !memcmp(j->arena + k->off, t->text, t->len)) {
-                tc_json_report(j, t, TC_RULE_JSON_DUPLICATE_KEY,
-                               "key \"%.*s\" appears twice in this object (first at %" PRIu32
-                               ":%" PRIu32 ")",
-                               (int)(t->len > 80 ? 80 : t->len), t->text, k->line, k->column);
+                tc_json_report_ex(j, t, TC_RULE_JSON_DUPLICATE_KEY, TC_EXTRA(TC_RELATED(k->offset)),
+                                  "key \"%.*s\" appears twice in this object (first at %" PRIu32
+                                  ":%" PRIu32 ")",
+                                  (int)(t->len > 80 ? 80 : t->len), t->text, k->line, k->column);
                 return 0;
             }
         }
@@ -734,7 +744,7 @@ static int note_key(tc_json *j, const tc_json_token *t)
     size_t i = h & (l->table_cap - 1);
     while (l->table[i])
         i = (i + 1) & (l->table_cap - 1);
-    l->keys[l->nkeys] = (key_entry){h, j->arena_len, t->len, t->line, t->column, i};
+    l->keys[l->nkeys] = (key_entry){h, j->arena_len, t->len, t->line, t->column, t->offset, i};
     j->arena_len += t->len;
     l->table[i] = (uint32_t)(++l->nkeys);
     return 0;

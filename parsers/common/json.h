@@ -83,6 +83,9 @@ const char *tc_json_kind_name(tc_json_kind k);
  * caller), with its offset, line:column and path. */
 void tc_json_report(tc_json *j, const tc_json_token *t, tc_rule_id rule, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* The same with related offsets and named values (x may be NULL). */
+void tc_json_report_ex(tc_json *j, const tc_json_token *t, tc_rule_id rule, const tc_diag_extra *x,
+                       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* Reads and checks the rest of the value whose first token was just
  * returned (nothing more for a scalar). Returns 1, or -1 after an error. */

@@ -5,10 +5,11 @@
 #include <string.h>
 
 #include "check.h"
+#include "diag_copy.h"
 
 typedef struct result_diag {
     tc_diag d;
-    char *strings; /* one block: input, json_path, message, context */
+    void *block; /* everything d points to (tc_diag_copy) */
 } result_diag;
 
 struct tc_result {
@@ -22,19 +23,6 @@ struct tc_result {
     void (*chain)(void *user, const tc_diag *d);
     void *chain_user;
 };
-
-static size_t str_size(const char *s) { return s ? strlen(s) + 1 : 0; }
-
-static const char *put(char **p, const char *s)
-{
-    if (!s)
-        return NULL;
-    size_t n = strlen(s) + 1;
-    memcpy(*p, s, n);
-    const char *copy = *p;
-    *p += n;
-    return copy;
-}
 
 static void collect(void *user, const tc_diag *d)
 {
@@ -53,21 +41,12 @@ static void collect(void *user, const tc_diag *d)
         r->diags = grown;
         r->cap = cap;
     }
-    size_t size = str_size(d->input) + str_size(d->json_path) + str_size(d->message) +
-                  str_size(d->context);
-    char *block = malloc(size ? size : 1);
-    if (!block) {
+    result_diag *rd = &r->diags[r->count];
+    if (tc_diag_copy(&rd->d, d, &rd->block) < 0) {
         r->out_of_memory = 1;
         return;
     }
-    result_diag *rd = &r->diags[r->count++];
-    rd->d = *d;
-    rd->strings = block;
-    char *p = block;
-    rd->d.input = put(&p, d->input);
-    rd->d.json_path = put(&p, d->json_path);
-    rd->d.message = put(&p, d->message);
-    rd->d.context = put(&p, d->context);
+    r->count++;
 }
 
 static tc_result *result_new(const tc_options *opt, tc_options *copy)
@@ -82,6 +61,13 @@ static tc_result *result_new(const tc_options *opt, tc_options *copy)
     copy->on_diag = collect;
     copy->user = r;
     return r;
+}
+
+/* Why the check failed, as the text tc_result_error gives; err is freed. */
+static void keep_error(tc_result *r, tc_error *err)
+{
+    tc_error_format(err, r->error, sizeof r->error);
+    tc_error_free(err);
 }
 
 /* A finding that could not be kept must not pass unnoticed: the result
@@ -109,8 +95,9 @@ tc_result *tc_check_buffer(const void *data, size_t size, const char *name,
         return NULL;
     }
     tc_check_opts c = {.options = &o};
-    int status = tc_check_input(in, name ? name : "<memory>", &c, &r->summary, r->error,
-                                sizeof r->error);
+    tc_error err = TC_ERROR_INIT;
+    int status = tc_check_input(in, name ? name : "<memory>", &c, &r->summary, &err);
+    keep_error(r, &err);
     tc_input_close(in);
     return result_done(r, status);
 }
@@ -122,7 +109,9 @@ tc_result *tc_check_file(const char *path, const tc_options *opt)
     if (!r)
         return NULL;
     tc_check_opts c = {.options = &o};
-    int status = tc_check_path(path, &c, &r->summary, r->error, sizeof r->error);
+    tc_error err = TC_ERROR_INIT;
+    int status = tc_check_path(path, &c, &r->summary, &err);
+    keep_error(r, &err);
     return result_done(r, status);
 }
 
@@ -152,7 +141,7 @@ void tc_result_free(tc_result *r)
     if (!r)
         return;
     for (size_t i = 0; i < r->count; i++)
-        free(r->diags[i].strings);
+        free(r->diags[i].block);
     free(r->diags);
     free(r);
 }

@@ -14,19 +14,34 @@
 
 void tc_dcfg_proc_free(tc_dcfg_proc *p);
 
-void tc_dcfg_report(tc_dcfg_doc *doc, const tc_dcfg_loc *at, tc_rule_id rule, const char *fmt, ...)
+static void vreport(tc_dcfg_doc *doc, const tc_dcfg_loc *at, tc_rule_id rule,
+                    const tc_diag_extra *x, const char *fmt, va_list ap)
 {
     char message[512], path[1024];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(message, sizeof message, fmt, ap);
-    va_end(ap);
     const char *base = at->table < doc->paths.n ? doc->paths.v[at->table] : "$";
     if (at->row)
         snprintf(path, sizeof path, "%s[%" PRIu32 "]", base, at->row);
     else
         snprintf(path, sizeof path, "%s", base);
-    tc_report_text(doc->d, rule, at->offset, 1, at->line, at->column, path, "%s", message);
+    tc_report_text_ex(doc->d, rule, at->offset, 1, at->line, at->column, path, x, "%s", message);
+}
+
+void tc_dcfg_report(tc_dcfg_doc *doc, const tc_dcfg_loc *at, tc_rule_id rule, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(doc, at, rule, NULL, fmt, ap);
+    va_end(ap);
+}
+
+void tc_dcfg_report_ex(tc_dcfg_doc *doc, const tc_dcfg_loc *at, tc_rule_id rule,
+                       const tc_diag_extra *x, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(doc, at, rule, x, fmt, ap);
+    va_end(ap);
 }
 
 void tc_dcfg_doc_free(tc_dcfg_doc *doc)
@@ -73,25 +88,27 @@ static int cmp_proc(const void *a, const void *b)
 }
 
 /* Sorts v and removes later duplicates, reporting each. Returns the new n. */
-#define DEDUP(doc, T, v, n, what, fmt_id)                                                     \
-    do {                                                                                      \
-        size_t s_ = 1; /* producers write ids in order: then no sort */                      \
-        while (s_ < (n) && (v)[s_ - 1].fmt_id < (v)[s_].fmt_id)                               \
-            s_++;                                                                             \
-        if (s_ < (n))                                                                         \
-            qsort((v), (n), sizeof *(v), cmp_##T);                                            \
-        size_t k_ = 0;                                                                        \
-        for (size_t i_ = 0; i_ < (n); i_++) {                                                 \
-            if (k_ && (v)[k_ - 1].fmt_id == (v)[i_].fmt_id) {                                 \
-                tc_dcfg_report((doc), &(v)[i_].at, TC_RULE_DCFG_ID_DUPLICATE,                   \
-                            "%s %" PRIu64 " is already defined at line %" PRIu32 ":%" PRIu32, \
-                            (what), (uint64_t)(v)[i_].fmt_id, (v)[k_ - 1].at.line,            \
-                            (v)[k_ - 1].at.column);                                           \
-                continue;                                                                     \
-            }                                                                                 \
-            (v)[k_++] = (v)[i_];                                                              \
-        }                                                                                     \
-        (n) = k_;                                                                             \
+#define DEDUP(doc, T, v, n, what, fmt_id)                                                          \
+    do {                                                                                           \
+        size_t s_ = 1; /* producers write ids in order: then no sort */                            \
+        while (s_ < (n) && (v)[s_ - 1].fmt_id < (v)[s_].fmt_id)                                    \
+            s_++;                                                                                  \
+        if (s_ < (n))                                                                              \
+            qsort((v), (n), sizeof *(v), cmp_##T);                                                 \
+        size_t k_ = 0;                                                                             \
+        for (size_t i_ = 0; i_ < (n); i_++) {                                                      \
+            if (k_ && (v)[k_ - 1].fmt_id == (v)[i_].fmt_id) {                                      \
+                tc_dcfg_report_ex(                                                                 \
+                    (doc), &(v)[i_].at, TC_RULE_DCFG_ID_DUPLICATE,                                 \
+                    TC_EXTRA(TC_RELATED((v)[k_ - 1].at.offset),                                    \
+                             TC_VALUES(TC_UINT("id", (v)[i_].fmt_id))),                            \
+                    "%s %" PRIu64 " is already defined at line %" PRIu32 ":%" PRIu32, (what),      \
+                    (uint64_t)(v)[i_].fmt_id, (v)[k_ - 1].at.line, (v)[k_ - 1].at.column);         \
+                continue;                                                                          \
+            }                                                                                      \
+            (v)[k_++] = (v)[i_];                                                                   \
+        }                                                                                          \
+        (n) = k_;                                                                                  \
     } while (0)
 
 /* Duplicated rows own strings: they are freed before DEDUP drops them. */
@@ -102,9 +119,11 @@ static void dedup_named(tc_dcfg_doc *doc, tc_dcfg_named *v, size_t *n, const cha
     size_t k = 0;
     for (size_t i = 0; i < *n; i++) {
         if (k && v[k - 1].id == v[i].id) {
-            tc_dcfg_report(doc, &v[i].at, TC_RULE_DCFG_ID_DUPLICATE,
-                        "%s %" PRIu32 " is already defined at line %" PRIu32 ":%" PRIu32, what,
-                        v[i].id, v[k - 1].at.line, v[k - 1].at.column);
+            tc_dcfg_report_ex(
+                doc, &v[i].at, TC_RULE_DCFG_ID_DUPLICATE,
+                TC_EXTRA(TC_RELATED(v[k - 1].at.offset), TC_VALUES(TC_UINT("id", v[i].id))),
+                "%s %" PRIu32 " is already defined at line %" PRIu32 ":%" PRIu32, what, v[i].id,
+                v[k - 1].at.line, v[k - 1].at.column);
             free(v[i].name);
             continue;
         }
@@ -210,10 +229,12 @@ static void check_process(tc_dcfg_doc *doc, tc_dcfg_proc *p)
             qsort(copy, n, sizeof *copy, cmp_tc_dcfg_image);
             for (size_t i = 1; i < n; i++)
                 if (copy[i].id == copy[i - 1].id)
-                    tc_dcfg_report(doc, &copy[i].at, TC_RULE_DCFG_ID_DUPLICATE,
-                                "IMAGE_ID %" PRIu32 " is already defined at line %" PRIu32
-                                ":%" PRIu32,
-                                copy[i].id, copy[i - 1].at.line, copy[i - 1].at.column);
+                    tc_dcfg_report_ex(doc, &copy[i].at, TC_RULE_DCFG_ID_DUPLICATE,
+                                      TC_EXTRA(TC_RELATED(copy[i - 1].at.offset),
+                                               TC_VALUES(TC_UINT("id", copy[i].id))),
+                                      "IMAGE_ID %" PRIu32 " is already defined at line %" PRIu32
+                                      ":%" PRIu32,
+                                      copy[i].id, copy[i - 1].at.line, copy[i - 1].at.column);
             free(copy);
         }
     }
@@ -331,9 +352,12 @@ void tc_dcfg_check(tc_dcfg_doc *doc)
     for (size_t i = 0; i < doc->procs.n; i++) {
         tc_dcfg_proc *p = &doc->procs.v[i];
         if (k && doc->procs.v[k - 1].pid == p->pid) {
-            tc_dcfg_report(doc, &p->at, TC_RULE_DCFG_ID_DUPLICATE,
-                        "PROCESS_ID %" PRIu64 " is already defined at line %" PRIu32 ":%" PRIu32,
-                        p->pid, doc->procs.v[k - 1].at.line, doc->procs.v[k - 1].at.column);
+            tc_dcfg_report_ex(doc, &p->at, TC_RULE_DCFG_ID_DUPLICATE,
+                              TC_EXTRA(TC_RELATED(doc->procs.v[k - 1].at.offset),
+                                       TC_VALUES(TC_UINT("id", p->pid))),
+                              "PROCESS_ID %" PRIu64 " is already defined at line %" PRIu32
+                              ":%" PRIu32,
+                              p->pid, doc->procs.v[k - 1].at.line, doc->procs.v[k - 1].at.column);
             tc_dcfg_proc_free(p);
             continue;
         }

@@ -114,8 +114,9 @@ int tc_dcfg_id(tc_json *j, const tc_json_token *t, const char *what, int zero_ok
     if (!tc_dcfg_int(j, t, what, &v))
         return 0;
     if (v > 0x7FFFFFFFu || (v == 0 && !zero_ok)) {
-        tc_json_report(j, t, TC_RULE_DCFG_ID_RANGE, "%s is %" PRIu64 ", outside %s..2147483647",
-                       what, v, zero_ok ? "0" : "1");
+        tc_json_report_ex(j, t, TC_RULE_DCFG_ID_RANGE, TC_EXTRA(TC_VALUES(TC_UINT("id", v))),
+                          "%s is %" PRIu64 ", outside %s..2147483647", what, v,
+                          zero_ok ? "0" : "1");
         return 0;
     }
     *out = v;

@@ -158,6 +158,10 @@ void tc_dcfg_doc_free(tc_dcfg_doc *doc);
 /* A finding at a stored location. */
 void tc_dcfg_report(tc_dcfg_doc *doc, const tc_dcfg_loc *at, tc_rule_id rule, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* The same with related offsets and named values (x may be NULL). */
+void tc_dcfg_report_ex(tc_dcfg_doc *doc, const tc_dcfg_loc *at, tc_rule_id rule,
+                       const tc_diag_extra *x, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
 /* Lookups in tables sorted by id (after tc_dcfg_check sorted them): index or -1. */
 long tc_dcfg_find_named(const tc_dcfg_named *v, size_t n, uint32_t id);

@@ -78,6 +78,7 @@ typedef struct unknown_col {
     uint32_t line, column;
     int repeat;
     uint32_t first_line, first_column;
+    uint64_t first_offset;
 } unknown_col;
 
 static int cmp_unknown(const void *a, const void *b)
@@ -110,6 +111,7 @@ static void unknown_repeats(tc_dcfg_rd *rd, const tc_dcfg_table *tb, uint32_t ti
             u[i].repeat = 1;
             u[i].first_line = u[f].line;
             u[i].first_column = u[f].column;
+            u[i].first_offset = u[f].offset;
         } else {
             f = i;
         }
@@ -121,11 +123,11 @@ static void unknown_repeats(tc_dcfg_rd *rd, const tc_dcfg_table *tb, uint32_t ti
             continue;
         char path[1024];
         snprintf(path, sizeof path, "%s[0][%ld]", base, u[i].pos);
-        tc_report_text(rd->doc->d, TC_RULE_DCFG_COLUMN_DUPLICATE, u[i].offset, 1, u[i].line,
-                       u[i].column, path,
-                       "%s names column %.*s%s twice (first at line %" PRIu32 ":%" PRIu32 ")",
-                       tb->name, (int)(u[i].len > 64 ? 64 : u[i].len), u[i].name,
-                       u[i].len > 64 ? "..." : "", u[i].first_line, u[i].first_column);
+        tc_report_text_ex(rd->doc->d, TC_RULE_DCFG_COLUMN_DUPLICATE, u[i].offset, 1, u[i].line,
+                          u[i].column, path, TC_EXTRA(TC_RELATED(u[i].first_offset)),
+                          "%s names column %.*s%s twice (first at line %" PRIu32 ":%" PRIu32 ")",
+                          tb->name, (int)(u[i].len > 64 ? 64 : u[i].len), u[i].name,
+                          u[i].len > 64 ? "..." : "", u[i].first_line, u[i].first_column);
     }
 }
 
@@ -172,12 +174,13 @@ static long read_header(tc_dcfg_rd *rd, const tc_json_token *h, const tc_dcfg_ta
                 break;
             }
             memcpy(name, t.text, t.len + 1);
-            *u = (unknown_col){name, t.len, (long)n, t.offset, t.line, t.column, 0, 0, 0};
+            *u = (unknown_col){name, t.len, (long)n, t.offset, t.line, t.column, 0, 0, 0, 0};
         } else if (*present & 1u << c) {
-            tc_json_report(rd->j, &t, TC_RULE_DCFG_COLUMN_DUPLICATE,
-                           "%s names column %s twice (first at line %" PRIu32 ":%" PRIu32
-                           "); the first is used",
-                           tb->name, tb->cols[c].name, first[c].line, first[c].column);
+            tc_json_report_ex(rd->j, &t, TC_RULE_DCFG_COLUMN_DUPLICATE,
+                              TC_EXTRA(TC_RELATED(first[c].offset)),
+                              "%s names column %s twice (first at line %" PRIu32 ":%" PRIu32
+                              "); the first is used",
+                              tb->name, tb->cols[c].name, first[c].line, first[c].column);
         } else {
             *present |= 1u << c;
             first[c] = t;

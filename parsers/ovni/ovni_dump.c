@@ -82,8 +82,8 @@ static void sift_down(source **h, size_t n, size_t i)
     }
 }
 
-int tc_ovni_dump_trace(FILE *out, tc_ovni_stream_file *streams, size_t n,
-                       const tc_input_opts *io, char *err, size_t errlen)
+int tc_ovni_dump_trace(FILE *out, tc_ovni_stream_file *streams, size_t n, const tc_input_opts *io,
+                       tc_error *err)
 {
     tc_jsonl w = {.f = out};
     tc_ovni_dump_record rec = {TC_OVNI_REC_HEADER, NULL, NULL, 0, NULL};
@@ -94,7 +94,7 @@ int tc_ovni_dump_trace(FILE *out, tc_ovni_stream_file *streams, size_t n,
     if (!src || !heap) {
         free(src);
         free(heap);
-        snprintf(err, errlen, "out of memory for the merged dump of %zu streams", n);
+        tc_error_set(err, "ovni", "out of memory for the merged dump of %zu streams", n);
         return -1;
     }
     /* Many streams are open at once: small windows keep memory modest. */
@@ -108,7 +108,6 @@ int tc_ovni_dump_trace(FILE *out, tc_ovni_stream_file *streams, size_t n,
                                     f->has_json ? &f->meta : NULL};
         if (f->has_obs)
             tc_ovni_dump(&w, &rec);
-        char why[200];
         source *s = &src[i];
         s->index = i;
         s->rel = f->rel;
@@ -116,9 +115,12 @@ int tc_ovni_dump_trace(FILE *out, tc_ovni_stream_file *streams, size_t n,
             continue;
         /* Every stream is open at once: a stream left out would make a
          * silently wrong dump, so failing to open one fails the dump. */
-        if (!(s->in = tc_input_open(f->obs, &small, why, sizeof why))) {
-            snprintf(err, errlen, "%s: %s (the merged dump holds all %zu streams open; "
-                                  "raise the limit with ulimit -n)", f->obs, why, n);
+        if (!(s->in = tc_input_open(f->obs, &small, err))) {
+            tc_error_add(err, "ovni", "%s", f->obs);
+            tc_error_note(err, "ovni",
+                          "the merged dump holds all %zu streams open; raise the limit with "
+                          "ulimit -n",
+                          n);
             rc = -1;
             break;
         }

@@ -37,7 +37,7 @@ void tc_ovni_dump(tc_jsonl *w, const void *record); /* a tc_ovni_dump_record */
 /* The dump of a whole trace: header, streams, then every event merged by
  * clock (ties by stream path, then position). Reads the streams again,
  * all open at once. Returns 0, or -1 with the reason in err. */
-int tc_ovni_dump_trace(FILE *out, tc_ovni_stream_file *streams, size_t n,
-                       const tc_input_opts *io, char *err, size_t errlen);
+int tc_ovni_dump_trace(FILE *out, tc_ovni_stream_file *streams, size_t n, const tc_input_opts *io,
+                       tc_error *err);
 
 #endif

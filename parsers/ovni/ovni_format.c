@@ -22,10 +22,10 @@ static int named(const char *dir) { return tc_ovni_is_trace_dir(dir) || tc_ovni_
 static int found(const char *dir) { return tc_ovni_has_layout(dir) && tc_ovni_is_trace_dir(dir); }
 
 static uint64_t check(const char *dir, tc_diag_sink *d, const tc_options *opt,
-                      const tc_check_opts *c, char *err, size_t errlen)
+                      const tc_check_opts *c, tc_error *err)
 {
     tc_ovni_opts o = {opt->no_models, c ? c->input : (tc_input_opts){0}, c ? c->dump : NULL};
-    return tc_ovni_check_trace(dir, d, &o, err, errlen);
+    return tc_ovni_check_trace(dir, d, &o, err);
 }
 
 static const tc_format_dir dir = {

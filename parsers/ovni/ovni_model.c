@@ -41,9 +41,9 @@ static void region(tc_ovni_model *m, const tc_ovni_event *ev, int *open, uint64_
 {
     int begin = ev->mcv[2] == '[';
     if (begin && *open)
-        tc_report(m->d, rule, ev->offset, TC_OVNI_EVENT_HEADER_SIZE,
-                  "%s begins inside the %s region begun at offset %" PRIu64 "; they do not nest",
-                  ev->mcv, name, *at);
+        tc_report_ex(m->d, rule, ev->offset, TC_OVNI_EVENT_HEADER_SIZE, TC_EXTRA(TC_RELATED(*at)),
+                     "%s begins inside the %s region begun at offset %" PRIu64 "; they do not nest",
+                     ev->mcv, name, *at);
     else if (!begin && !*open)
         tc_report(m->d, rule, ev->offset, TC_OVNI_EVENT_HEADER_SIZE,
                   "%s ends a %s region, but none began (no %.2s[ before it)", ev->mcv, name,
@@ -72,9 +72,10 @@ static void thread_event(tc_ovni_model *m, const tc_ovni_event *ev)
         tc_report(m->d, TC_RULE_OVNI_THREAD_BEFORE_START, ev->offset, TC_OVNI_EVENT_HEADER_SIZE,
                   "%s before the thread's first OHx", ev->mcv);
     else if (v == 'x' && from == ST_RUNNING)
-        tc_report(m->d, TC_RULE_OVNI_THREAD_RUNNING, ev->offset, TC_OVNI_EVENT_HEADER_SIZE,
-                  "OHx while the thread is already running (since offset %" PRIu64 ")",
-                  m->started_at);
+        tc_report_ex(m->d, TC_RULE_OVNI_THREAD_RUNNING, ev->offset, TC_OVNI_EVENT_HEADER_SIZE,
+                     TC_EXTRA(TC_RELATED(m->started_at)),
+                     "OHx while the thread is already running (since offset %" PRIu64 ")",
+                     m->started_at);
     else if (!ok)
         tc_report(m->d, TC_RULE_OVNI_THREAD_STATE, ev->offset, TC_OVNI_EVENT_HEADER_SIZE,
                   "%s while the thread is %s", ev->mcv, state_names[from]);

@@ -163,23 +163,30 @@ int tc_ovni_stream_next(tc_ovni_stream *s, tc_ovni_event *ev)
                   "model, category and value bytes are %02x %02x %02x; printable ASCII "
                   "(0x21-0x7e) is required", b[1], b[2], b[3]);
     if (TC_BUG(5, ev->clock > TC_OVNI_CLOCK_LIMIT, ev->clock >= TC_OVNI_CLOCK_LIMIT)) {
-        tc_report(s->d, TC_RULE_OVNI_CLOCK_RANGE, pos + 4, 8,
-                  "event %s has clock %" PRIu64 ", 2^63 or more (negative as libovni reads it)",
-                  ev->mcv, ev->clock);
+        tc_report_ex(s->d, TC_RULE_OVNI_CLOCK_RANGE, pos + 4, 8,
+                     TC_EXTRA(TC_VALUES(TC_UINT("clock", ev->clock))),
+                     "event %s has clock %" PRIu64 ", 2^63 or more (negative as libovni reads it)",
+                     ev->mcv, ev->clock);
     } else {
         int inside = s->unsorted && !unsorted_end(b);
         if (s->have_clock && ev->clock < s->last_clock && inside)
-            tc_report(s->d, TC_RULE_OVNI_CLOCK_UNSORTED, pos + 4, 8,
-                      "event %s has clock %" PRIu64 ", below the %" PRIu64
-                      " of the event at offset %" PRIu64 ", inside the region begun by the OU[ "
-                      "at offset %" PRIu64 ": the region is unsorted, as libovni writes it, and "
-                      "ovnisort sorts it", ev->mcv, ev->clock, s->last_clock, s->last_clock_offset,
-                      s->unsorted_at);
+            tc_report_ex(s->d, TC_RULE_OVNI_CLOCK_UNSORTED, pos + 4, 8,
+                         TC_EXTRA(TC_RELATED(s->last_clock_offset, s->unsorted_at),
+                                  TC_VALUES(TC_UINT("clock", ev->clock),
+                                            TC_UINT("previous_clock", s->last_clock))),
+                         "event %s has clock %" PRIu64 ", below the %" PRIu64
+                         " of the event at offset %" PRIu64 ", inside the region begun by the OU[ "
+                         "at offset %" PRIu64 ": the region is unsorted, as libovni writes it, and "
+                         "ovnisort sorts it",
+                         ev->mcv, ev->clock, s->last_clock, s->last_clock_offset, s->unsorted_at);
         else if (s->have_clock && ev->clock < s->last_clock)
-            tc_report(s->d, TC_RULE_OVNI_CLOCK_DECREASE, pos + 4, 8,
-                      "event %s has clock %" PRIu64 ", below the %" PRIu64
-                      " of the event at offset %" PRIu64,
-                      ev->mcv, ev->clock, s->last_clock, s->last_clock_offset);
+            tc_report_ex(s->d, TC_RULE_OVNI_CLOCK_DECREASE, pos + 4, 8,
+                         TC_EXTRA(TC_RELATED(s->last_clock_offset),
+                                  TC_VALUES(TC_UINT("clock", ev->clock),
+                                            TC_UINT("previous_clock", s->last_clock))),
+                         "event %s has clock %" PRIu64 ", below the %" PRIu64
+                         " of the event at offset %" PRIu64,
+                         ev->mcv, ev->clock, s->last_clock, s->last_clock_offset);
         s->have_clock = 1;
         s->last_clock = ev->clock;
         s->last_clock_offset = pos;
@@ -216,9 +223,10 @@ int tc_ovni_stream_next(tc_ovni_stream *s, tc_ovni_event *ev)
     ev->payload_len = size;
     tc_advance(r, 4);
     if (TC_BUG(6, size > TC_OVNI_JUMBO_WRITE_LIMIT, size >= TC_OVNI_JUMBO_WRITE_LIMIT))
-        tc_report(s->d, TC_RULE_OVNI_JUMBO_LARGE, pos + 12, 4,
-                  "jumbo event %s holds %" PRIu32 " bytes; libovni writes less than 2 MiB",
-                  ev->mcv, size);
+        tc_report_ex(s->d, TC_RULE_OVNI_JUMBO_LARGE, pos + 12, 4,
+                     TC_EXTRA(TC_VALUES(TC_UINT("size", size))),
+                     "jumbo event %s holds %" PRIu32 " bytes; libovni writes less than 2 MiB",
+                     ev->mcv, size);
     if (s->want_payloads && size <= TC_READER_MAX_NEED) {
         p = tc_need(r, size);
         if (p) {
@@ -231,10 +239,11 @@ int tc_ovni_stream_next(tc_ovni_stream *s, tc_ovni_event *ev)
     uint64_t got = tc_skip(r, size);
     if (got < size) {
         if (!r->failed)
-            tc_report(s->d, TC_RULE_OVNI_JUMBO_PAST_EOF, pos + 12, 4,
-                      "jumbo event %s announces %" PRIu32 " bytes, but the stream ends %" PRIu64
-                      " bytes after its size",
-                      ev->mcv, size, got);
+            tc_report_ex(s->d, TC_RULE_OVNI_JUMBO_PAST_EOF, pos + 12, 4,
+                         TC_EXTRA(TC_VALUES(TC_UINT("size", size), TC_UINT("remaining", got))),
+                         "jumbo event %s announces %" PRIu32 " bytes, but the stream ends %" PRIu64
+                         " bytes after its size",
+                         ev->mcv, size, got);
         s->done = 1;
         return 0;
     }

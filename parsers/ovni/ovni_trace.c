@@ -179,12 +179,11 @@ static int by_rel(const void *a, const void *b)
 /* ---- one stream ---- */
 
 static uint64_t read_meta(tc_ovni_stream_file *s, tc_diag_sink *d, const tc_ovni_opts *o,
-                          char *err, size_t errlen)
+                          tc_error *err)
 {
-    char why[200];
-    tc_input *in = tc_input_open(s->json, &o->input, why, sizeof why);
+    tc_input *in = tc_input_open(s->json, &o->input, err);
     if (!in) {
-        snprintf(err, errlen, "%s: %s", s->json, why);
+        tc_error_add(err, "ovni", "%s", s->json);
         return 0;
     }
     tc_reader *r = tc_input_reader(in);
@@ -196,12 +195,11 @@ static uint64_t read_meta(tc_ovni_stream_file *s, tc_diag_sink *d, const tc_ovni
 }
 
 static uint64_t read_events(tc_ovni_stream_file *s, tc_diag_sink *d, const tc_ovni_opts *o,
-                            char *err, size_t errlen)
+                            tc_error *err)
 {
-    char why[200];
-    tc_input *in = tc_input_open(s->obs, &o->input, why, sizeof why);
+    tc_input *in = tc_input_open(s->obs, &o->input, err);
     if (!in) {
-        snprintf(err, errlen, "%s: %s", s->obs, why);
+        tc_error_add(err, "ovni", "%s", s->obs);
         return 0;
     }
     tc_reader *r = tc_input_reader(in);
@@ -479,25 +477,29 @@ static void check_clock_gate(tc_diag_sink *d, const stream_list *l)
         if (gap <= CLOCK_GATE_NS)
             continue;
         d->input = s->obs;
-        tc_report(d, TC_RULE_OVNI_CLOCK_GATE, s->first_offset + 4, 8,
-                  "stream %s starts at clock %" PRIu64 ", %" PRIu64 " ns (%.2f h) %s stream %s, "
-                  "which starts at %" PRIu64 ": more than one hour apart, so the nodes' clock "
-                  "offsets were not applied (run ovnisync to set them)",
-                  s->rel, s->first_clock, gap, (double)gap / 3.6e12,
-                  later ? "after" : "before", ref->rel, ref->first_clock);
+        tc_report_ex(d, TC_RULE_OVNI_CLOCK_GATE, s->first_offset + 4, 8,
+                     TC_EXTRA(TC_VALUES(TC_UINT("first_clock", s->first_clock),
+                                        TC_UINT("reference_clock", ref->first_clock),
+                                        TC_UINT("gap_ns", gap))),
+                     "stream %s starts at clock %" PRIu64 ", %" PRIu64 " ns (%.2f h) %s stream %s, "
+                     "which starts at %" PRIu64 ": more than one hour apart, so the nodes' clock "
+                     "offsets were not applied (run ovnisync to set them)",
+                     s->rel, s->first_clock, gap, (double)gap / 3.6e12, later ? "after" : "before",
+                     ref->rel, ref->first_clock);
     }
 }
 
 /* ---- the trace ---- */
 
-uint64_t tc_ovni_check_trace(const char *dir, tc_diag_sink *d, const tc_ovni_opts *o, char *err,
-                             size_t errlen)
+uint64_t tc_ovni_check_trace(const char *dir, tc_diag_sink *d, const tc_ovni_opts *o, tc_error *err)
 {
     stream_list l = {0};
-    err[0] = '\0';
+    /* A stream that cannot be read fails the check, whatever else is
+     * read: its own error is kept, not an earlier caller's. */
+    tc_error mine = TC_ERROR_INIT;
     DIR *probe = opendir(dir);
     if (!probe) {
-        snprintf(err, errlen, "cannot open directory: %s", strerror(errno));
+        tc_error_set_value(err, "ovni", dir, "cannot open directory: %s", strerror(errno));
         return UINT64_MAX;
     }
     closedir(probe);
@@ -515,14 +517,14 @@ uint64_t tc_ovni_check_trace(const char *dir, tc_diag_sink *d, const tc_ovni_opt
     for (size_t i = 0; i < l.n; i++) {
         tc_ovni_stream_file *s = &l.items[i];
         if (s->has_json) {
-            bytes += read_meta(s, d, o, err, errlen);
+            bytes += read_meta(s, d, o, &mine);
         } else {
             d->input = s->obs;
             tc_report_about(d, TC_RULE_OVNI_TRACE_JSON_MISSING,
                             "no stream.json beside this stream.obs");
         }
         if (s->has_obs) {
-            bytes += read_events(s, d, o, err, errlen);
+            bytes += read_events(s, d, o, &mine);
         } else {
             d->input = s->json;
             tc_report_about(d, TC_RULE_OVNI_TRACE_OBS_MISSING,
@@ -533,8 +535,8 @@ uint64_t tc_ovni_check_trace(const char *dir, tc_diag_sink *d, const tc_ovni_opt
     check_across(d, &l);
     check_clock_gate(d, &l);
     d->input = input;
-    if (o->dump && !err[0])
-        tc_ovni_dump_trace(o->dump, l.items, l.n, &o->input, err, errlen);
+    if (o->dump && !tc_error_is_set(&mine))
+        tc_ovni_dump_trace(o->dump, l.items, l.n, &o->input, &mine);
     for (size_t i = 0; i < l.n; i++) {
         tc_ovni_meta_free(&l.items[i].meta);
         free(l.items[i].rel);
@@ -542,5 +544,12 @@ uint64_t tc_ovni_check_trace(const char *dir, tc_diag_sink *d, const tc_ovni_opt
         free(l.items[i].obs);
     }
     free(l.items);
-    return err[0] ? UINT64_MAX : bytes;
+    if (!tc_error_is_set(&mine))
+        return bytes;
+    if (err) {
+        tc_error_free(err);
+        tc_error_move(err, &mine);
+    }
+    tc_error_free(&mine);
+    return UINT64_MAX;
 }

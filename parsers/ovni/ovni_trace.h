@@ -18,8 +18,8 @@ typedef struct tc_ovni_opts {
 /* Checks the trace in dir. Findings carry the path of the file they are
  * about (the sink's input is set per file). Returns the bytes read, or
  * (uint64_t)-1 with err set when the directory cannot be read. */
-uint64_t tc_ovni_check_trace(const char *dir, tc_diag_sink *d, const tc_ovni_opts *o, char *err,
-                             size_t errlen);
+uint64_t tc_ovni_check_trace(const char *dir, tc_diag_sink *d, const tc_ovni_opts *o,
+                             tc_error *err);
 
 /* Whether dir holds a stream.json anywhere below (to depth 16). */
 int tc_ovni_is_trace_dir(const char *dir);

@@ -79,25 +79,44 @@ static uint64_t msg_end(const tc_perf_msg *m)
 
 /* A finding located at message `at` and covering up to byte `end`; the
  * text list's findings also carry the line (column 1: the message is the
- * whole line). */
+ * whole line). report_ex also carries what x holds. */
+static void vreport(tc_perf_sm *s, tc_rule_id rule, const tc_perf_msg *at, uint64_t end,
+                    const tc_diag_extra *x, const char *fmt, va_list ap)
+{
+    if (!tc_rule_enabled(s->d, rule))
+        return;
+    char buf[512];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    uint64_t len = end > at->offset ? end - at->offset : at->length;
+    if (at->line)
+        tc_report_text_ex(s->d, rule, at->offset, len, at->line, 1, NULL, x, "%s", buf);
+    else
+        tc_report_ex(s->d, rule, at->offset, len, x, "%s", buf);
+}
+
 static void report(tc_perf_sm *s, tc_rule_id rule, const tc_perf_msg *at, uint64_t end,
                    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 static void report(tc_perf_sm *s, tc_rule_id rule, const tc_perf_msg *at, uint64_t end,
                    const char *fmt, ...)
 {
-    if (!tc_rule_enabled(s->d, rule))
-        return;
-    char buf[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    vreport(s, rule, at, end, NULL, fmt, ap);
     va_end(ap);
-    uint64_t len = end > at->offset ? end - at->offset : at->length;
-    if (at->line)
-        tc_report_text(s->d, rule, at->offset, len, at->line, 1, NULL, "%s", buf);
-    else
-        tc_report(s->d, rule, at->offset, len, "%s", buf);
+}
+
+static void report_ex(tc_perf_sm *s, tc_rule_id rule, const tc_perf_msg *at, uint64_t end,
+                      const tc_diag_extra *x, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+static void report_ex(tc_perf_sm *s, tc_rule_id rule, const tc_perf_msg *at, uint64_t end,
+                      const tc_diag_extra *x, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(s, rule, at, end, x, fmt, ap);
+    va_end(ap);
 }
 
 static uint64_t width_mask(unsigned width)
@@ -246,27 +265,36 @@ static void finish_counter(tc_perf_sm *s, const tc_perf_msg *hi)
     int fits = value <= mask;
     s->ctr_pending = 0;
     if (hi && hi->value == 0)
-        report(s, TC_RULE_PERF_COUNTER_HIGH_ZERO, &s->ctr_msg, end,
-               "%s of the %s record starting at %s has a 16-bit high part of 0 at %s: the value "
-               "0x%" PRIx64 " fits in 32 bits, so the writer dropped bits above bit 47",
-               counter_name(&s->cfg, i).s, record_desc(s->rec.type), where(&s->rec_first).s,
-               where(hi).s, value);
+        report_ex(s, TC_RULE_PERF_COUNTER_HIGH_ZERO, &s->ctr_msg, end,
+                  TC_EXTRA(TC_RELATED(s->rec_first.offset), TC_VALUES(TC_UINT("value", value))),
+                  "%s of the %s record starting at %s has a 16-bit high part of 0 at %s: the value "
+                  "0x%" PRIx64 " fits in 32 bits, so the writer dropped bits above bit 47",
+                  counter_name(&s->cfg, i).s, record_desc(s->rec.type), where(&s->rec_first).s,
+                  where(hi).s, value);
     if (!fits)
-        report(s, TC_RULE_PERF_COUNTER_WIDTH, &s->ctr_msg, end,
-               "%s of the %s record starting at %s is 0x%" PRIx64
-               ", which does not fit the counter's width of %u bit%s (counter_info 0x%" PRIx32
-               ", at most 0x%" PRIx64 ")",
-               counter_name(&s->cfg, i).s, record_desc(s->rec.type), where(&s->rec_first).s, value,
-               c->width, c->width == 1 ? "" : "s", c->counter_info, mask);
+        report_ex(
+            s, TC_RULE_PERF_COUNTER_WIDTH, &s->ctr_msg, end,
+            TC_EXTRA(TC_RELATED(s->rec_first.offset),
+                     TC_VALUES(TC_UINT("counter", i + 1), TC_UINT("value", value),
+                               TC_UINT("width", c->width), TC_UINT("counter_info", c->counter_info),
+                               TC_UINT("max", mask))),
+            "%s of the %s record starting at %s is 0x%" PRIx64
+            ", which does not fit the counter's width of %u bit%s (counter_info 0x%" PRIx32
+            ", at most 0x%" PRIx64 ")",
+            counter_name(&s->cfg, i).s, record_desc(s->rec.type), where(&s->rec_first).s, value,
+            c->width, c->width == 1 ? "" : "s", c->counter_info, mask);
     uint64_t decoded = value;
     switch (s->cfg.count_type) {
     case TC_PERF_RAW:
         if (fits && s->run_valid[i] && value < s->run[i])
-            report(s, TC_RULE_PERF_RAW_BACKWARDS, &s->ctr_msg, end,
-                   "%s of the %s record starting at %s is 0x%" PRIx64
-                   ", lower than its previous value 0x%" PRIx64,
-                   counter_name(&s->cfg, i).s, record_desc(s->rec.type), where(&s->rec_first).s,
-                   value, s->run[i]);
+            report_ex(s, TC_RULE_PERF_RAW_BACKWARDS, &s->ctr_msg, end,
+                      TC_EXTRA(TC_RELATED(s->rec_first.offset),
+                               TC_VALUES(TC_UINT("counter", i + 1), TC_UINT("value", value),
+                                         TC_UINT("previous_value", s->run[i]))),
+                      "%s of the %s record starting at %s is 0x%" PRIx64
+                      ", lower than its previous value 0x%" PRIx64,
+                      counter_name(&s->cfg, i).s, record_desc(s->rec.type), where(&s->rec_first).s,
+                      value, s->run[i]);
         break;
     case TC_PERF_DELTA: decoded = (s->run[i] + value) & mask; break;
     default: decoded = (s->run[i] ^ value) & mask; break;
@@ -325,10 +353,10 @@ static void begin_record(tc_perf_sm *s, const tc_perf_msg *m)
         s->first_kind_line = m->line;
     } else if (kind != s->first_kind && !s->mixed_reported) {
         tc_perf_msg first = {.offset = s->first_kind_offset, .line = s->first_kind_line};
-        report(s, TC_RULE_PERF_MIXED_RECORDS, m, msg_end(m),
-               "the %s record at %s follows %s records (the first at %s): the trace mixes "
-               "collection methods",
-               record_desc(type), where(m).s, kind_desc(s->first_kind), where(&first).s);
+        report_ex(s, TC_RULE_PERF_MIXED_RECORDS, m, msg_end(m), TC_EXTRA(TC_RELATED(first.offset)),
+                  "the %s record at %s follows %s records (the first at %s): the trace mixes "
+                  "collection methods",
+                  record_desc(type), where(m).s, kind_desc(s->first_kind), where(&first).s);
         s->mixed_reported = 1;
     }
 }
@@ -413,10 +441,13 @@ static void header_step(tc_perf_sm *s, const tc_perf_msg *m)
     if (w != want) {
         char due[96];
         header_due(s, due, sizeof due);
-        report(s, TC_RULE_PERF_HEADER_WIDTH, m, msg_end(m),
-               "%s of the header starting at %s is %s at %s; it must be %s; the header is "
-               "abandoned and records wait for the next header",
-               due, where(&s->hdr_first).s, width_desc(w), where(m).s, width_desc(want));
+        report_ex(
+            s, TC_RULE_PERF_HEADER_WIDTH, m, msg_end(m),
+            TC_EXTRA(TC_RELATED(s->hdr_first.offset),
+                     TC_VALUES(TC_UINT("width_code", w), TC_UINT("expected_width_code", want))),
+            "%s of the header starting at %s is %s at %s; it must be %s; the header is "
+            "abandoned and records wait for the next header",
+            due, where(&s->hdr_first).s, width_desc(w), where(m).s, width_desc(want));
         header_abandon(s);
         return;
     }
@@ -495,17 +526,20 @@ static void report_unreadable(tc_perf_sm *s, int bad, const tc_perf_msg *m, cons
 {
     unsigned w = (unsigned)(m->idtag & 3);
     if (bad == 0) {
-        report(s, TC_RULE_PERF_ITC_WIDTH_CODE, m, msg_end(m),
-               "IDTAG 0x%" PRIx64 " at %s (channel %u) has width code 1, which no store "
-               "produces (0: 32-bit, 2: 16-bit, 3: 8-bit); the message is not read%s",
-               m->idtag, where(m).s, s->channel, then);
+        report_ex(s, TC_RULE_PERF_ITC_WIDTH_CODE, m, msg_end(m),
+                  TC_EXTRA(TC_VALUES(TC_UINT("idtag", m->idtag), TC_UINT("channel", s->channel))),
+                  "IDTAG 0x%" PRIx64 " at %s (channel %u) has width code 1, which no store "
+                  "produces (0: 32-bit, 2: 16-bit, 3: 8-bit); the message is not read%s",
+                  m->idtag, where(m).s, s->channel, then);
         return;
     }
     unsigned bits = w == TC_PERF_W32 ? 32 : w == TC_PERF_W16 ? 16 : 8;
-    report(s, TC_RULE_PERF_ITC_VALUE_WIDTH, m, msg_end(m),
-           "the value 0x%" PRIx64 " at %s has bits above bit %u but IDTAG 0x%" PRIx64
-           " makes it %s; the message is not read%s",
-           m->value, where(m).s, bits - 1, m->idtag, width_desc(w), then);
+    report_ex(s, TC_RULE_PERF_ITC_VALUE_WIDTH, m, msg_end(m),
+              TC_EXTRA(TC_VALUES(TC_UINT("value", m->value), TC_UINT("idtag", m->idtag),
+                                 TC_UINT("width_bits", bits))),
+              "the value 0x%" PRIx64 " at %s has bits above bit %u but IDTAG 0x%" PRIx64
+              " makes it %s; the message is not read%s",
+              m->value, where(m).s, bits - 1, m->idtag, width_desc(w), then);
 }
 
 /* "3 perf-channel messages from offset 0 to offset 12" */
@@ -525,15 +559,20 @@ static void report_before(tc_perf_sm *s, const tc_perf_msg *header)
     span_text(span, sizeof span, s->before_count, &s->before_first, &s->before_last);
     const char *they = s->before_count == 1 ? "it" : "they";
     if (s->wrapped)
-        report(s, TC_RULE_PERF_BEFORE_HEADER_WRAPPED, &s->before_first, msg_end(&s->before_last),
-               "%s before the first header (at %s) in a wrapped buffer: the header that "
-               "configured %s was overwritten, so %s cannot be read",
-               span, where(header).s, s->before_count == 1 ? "it" : "them", they);
+        report_ex(
+            s, TC_RULE_PERF_BEFORE_HEADER_WRAPPED, &s->before_first, msg_end(&s->before_last),
+            TC_EXTRA(TC_RELATED(header->offset), TC_VALUES(TC_UINT("messages", s->before_count))),
+            "%s before the first header (at %s) in a wrapped buffer: the header that "
+            "configured %s was overwritten, so %s cannot be read",
+            span, where(header).s, s->before_count == 1 ? "it" : "them", they);
     else
-        report(s, TC_RULE_PERF_BEFORE_HEADER, &s->before_first, msg_end(&s->before_last),
-               "%s before the first header (the 32-bit marker 0x%08" PRIx32 " at %s); %s "
-               "cannot be read",
-               span, s->marker, where(header).s, they);
+        report_ex(
+            s, TC_RULE_PERF_BEFORE_HEADER, &s->before_first, msg_end(&s->before_last),
+            TC_EXTRA(TC_RELATED(header->offset),
+                     TC_VALUES(TC_UINT("messages", s->before_count), TC_UINT("marker", s->marker))),
+            "%s before the first header (the 32-bit marker 0x%08" PRIx32 " at %s); %s "
+            "cannot be read",
+            span, s->marker, where(header).s, they);
 }
 
 /* The first header has come (its marker: header): the messages before it
@@ -662,22 +701,24 @@ static void record_step(tc_perf_sm *s, const tc_perf_msg *m, unsigned w)
         if (s->last_word_marker) {
             /* The marker was read as a record word and a count type follows:
              * a header cut the record (rulings 9 and 10). */
-            report(s, TC_RULE_PERF_RECORD_CUT, &s->rec_first, msg_end(&s->marker_msg),
-                   "the %s record starting at %s is cut by a header at %s (its marker "
-                   "0x%08" PRIx32 " was taken for a record word, then an 8-bit write came "
-                   "while %s was due); the header is read",
-                   record_desc(s->rec.type), where(&s->rec_first).s, where(&s->marker_msg).s,
-                   s->marker, due);
+            report_ex(s, TC_RULE_PERF_RECORD_CUT, &s->rec_first, msg_end(&s->marker_msg),
+                      TC_EXTRA(TC_RELATED(s->marker_msg.offset)),
+                      "the %s record starting at %s is cut by a header at %s (its marker "
+                      "0x%08" PRIx32 " was taken for a record word, then an 8-bit write came "
+                      "while %s was due); the header is read",
+                      record_desc(s->rec.type), where(&s->rec_first).s, where(&s->marker_msg).s,
+                      s->marker, due);
             tc_perf_msg marker = s->marker_msg;
             record_clear(s);
             header_start(s, &marker);
             header_step(s, m);
             return;
         }
-        report(s, TC_RULE_PERF_RECORD_CUT, &s->rec_first, msg_end(m),
-               "the %s record starting at %s is cut by an 8-bit write of %" PRIu64
-               " at %s while %s was due; the new record is read",
-               record_desc(s->rec.type), where(&s->rec_first).s, m->value, where(m).s, due);
+        report_ex(s, TC_RULE_PERF_RECORD_CUT, &s->rec_first, msg_end(m),
+                  TC_EXTRA(TC_RELATED(m->offset)),
+                  "the %s record starting at %s is cut by an 8-bit write of %" PRIu64
+                  " at %s while %s was due; the new record is read",
+                  record_desc(s->rec.type), where(&s->rec_first).s, m->value, where(m).s, due);
         record_clear(s);
         begin_record(s, m);
         return;
@@ -686,12 +727,15 @@ static void record_step(tc_perf_sm *s, const tc_perf_msg *m, unsigned w)
     s->last_word_marker = 0;
     if (w == TC_PERF_W16) {
         if (s->addr_high_due) {
-            report(s, TC_RULE_PERF_ADDRESS_WIDTH, m, msg_end(m),
-                   "the high word of address %u of the %s record starting at %s is a 16-bit "
-                   "write at %s (the low word 0x%08" PRIx32 " at %s has bit 0 set); it must be "
-                   "a 32-bit write; it is read as the high word",
-                   s->addr_done + 1, record_desc(s->rec.type), where(&s->rec_first).s, where(m).s,
-                   s->addr_low, where(&s->addr_msg).s);
+            report_ex(s, TC_RULE_PERF_ADDRESS_WIDTH, m, msg_end(m),
+                      TC_EXTRA(TC_RELATED(s->rec_first.offset, s->addr_msg.offset),
+                               TC_VALUES(TC_UINT("address", s->addr_done + 1),
+                                         TC_UINT("low_word", s->addr_low))),
+                      "the high word of address %u of the %s record starting at %s is a 16-bit "
+                      "write at %s (the low word 0x%08" PRIx32 " at %s has bit 0 set); it must be "
+                      "a 32-bit write; it is read as the high word",
+                      s->addr_done + 1, record_desc(s->rec.type), where(&s->rec_first).s,
+                      where(m).s, s->addr_low, where(&s->addr_msg).s);
             finish_address(s, m->value << 32 | (s->addr_low & ~UINT32_C(1)));
             return;
         }

@@ -234,10 +234,13 @@ static void mismatch(basic_parser *p, bthread *t, uint64_t pos, unsigned type, i
 {
     char w[64];
     who(p, w, sizeof w, t->tid, t->pid);
-    tc_report(p->d, TC_RULE_XRAY_BASIC_CALLSTACK_MISMATCH, pos, REC,
-              "%s of function %" PRId32 ", but the innermost open Enter of %s is of function "
-              "%" PRId32 " (at offset %" PRIu64 ")",
-              type_names[type], func, w, t->stack[t->depth - 1], t->stack_off[t->depth - 1]);
+    tc_report_ex(p->d, TC_RULE_XRAY_BASIC_CALLSTACK_MISMATCH, pos, REC,
+                 TC_EXTRA(TC_RELATED(t->stack_off[t->depth - 1]),
+                          TC_VALUES(TC_INT("function", func),
+                                    TC_INT("open_function", t->stack[t->depth - 1]))),
+                 "%s of function %" PRId32 ", but the innermost open Enter of %s is of function "
+                 "%" PRId32 " (at offset %" PRIu64 ")",
+                 type_names[type], func, w, t->stack[t->depth - 1], t->stack_off[t->depth - 1]);
     /* Unwind to the function if it is open further down. */
     for (uint32_t i = t->depth - 1; i-- > 0;)
         if (t->stack[i] == func) {
@@ -298,9 +301,12 @@ static void function_record(basic_parser *p, uint64_t pos, const uint8_t *b)
     if (t->have_tsc && tsc < t->tsc) {
         char w[64];
         who(p, w, sizeof w, t->tid, t->pid);
-        tc_report(p->d, TC_RULE_XRAY_BASIC_TSC_BACKWARDS, pos + 8, 8,
-                  "TSC %" PRIu64 " of %s is below the %" PRIu64 " of its record at offset %"
-                  PRIu64 " (%" PRIu64 " ticks back)", tsc, w, t->tsc, t->tsc_off, t->tsc - tsc);
+        tc_report_ex(p->d, TC_RULE_XRAY_BASIC_TSC_BACKWARDS, pos + 8, 8,
+                     TC_EXTRA(TC_RELATED(t->tsc_off),
+                              TC_VALUES(TC_UINT("tsc", tsc), TC_UINT("previous_tsc", t->tsc))),
+                     "TSC %" PRIu64 " of %s is below the %" PRIu64
+                     " of its record at offset %" PRIu64 " (%" PRIu64 " ticks back)",
+                     tsc, w, t->tsc, t->tsc_off, t->tsc - tsc);
     }
     t->tsc = tsc;
     t->tsc_off = pos;
@@ -343,9 +349,10 @@ static void misplaced_payload(basic_parser *p, uint64_t pos, int32_t func, uint3
     if (p->version >= 3)
         PART(pid != p->prev_pid, "process %" PRIu32, pid, p->prev_pid);
 #undef PART
-    tc_report(p->d, TC_RULE_XRAY_BASIC_ARG_PLACEMENT, pos, REC,
-              "argument payload of %s follows %s of %s (%s%sat offset %" PRIu64 ")", mine,
-              before, theirs, same, s ? ", " : "", p->prev_off);
+    tc_report_ex(p->d, TC_RULE_XRAY_BASIC_ARG_PLACEMENT, pos, REC,
+                 TC_EXTRA(TC_RELATED(p->prev_off)),
+                 "argument payload of %s follows %s of %s (%s%sat offset %" PRIu64 ")", mine,
+                 before, theirs, same, s ? ", " : "", p->prev_off);
 }
 
 static void argument_payload(basic_parser *p, uint64_t pos, const uint8_t *b)

@@ -292,10 +292,12 @@ static void new_cpu(xray_parser *p, uint64_t pos, uint16_t cpu, uint64_t tsc)
     remember_cpu(p);
     for (unsigned i = 0; i < p->ncpus; i++)
         if (p->cpus[i].cpu == cpu && tsc < p->cpus[i].tsc)
-            tc_report(p->d, TC_RULE_XRAY_TSC_BACKWARDS, pos + 3, 8,
-                      "NewCPUId sets CPU %u's TSC to %" PRIu64 ", below the %" PRIu64
-                      " it reached earlier in this buffer",
-                      cpu, tsc, p->cpus[i].tsc);
+            tc_report_ex(p->d, TC_RULE_XRAY_TSC_BACKWARDS, pos + 3, 8,
+                         TC_EXTRA(TC_VALUES(TC_UINT("cpu", cpu), TC_UINT("tsc", tsc),
+                                            TC_UINT("previous_tsc", p->cpus[i].tsc))),
+                         "NewCPUId sets CPU %u's TSC to %" PRIu64 ", below the %" PRIu64
+                         " it reached earlier in this buffer",
+                         cpu, tsc, p->cpus[i].tsc);
     p->cpu_known = 1;
     p->cpu = cpu;
     p->tsc = tsc;
@@ -330,10 +332,13 @@ static inline void fn_store(xray_parser *p, const fn_state *st)
 static __attribute__((noinline)) void mismatch(xray_parser *p, fn_state *st, uint64_t pos,
                                                unsigned action, uint32_t fid)
 {
-    tc_report(p->d, TC_RULE_XRAY_CALLSTACK_MISMATCH, pos, TC_XRAY_FUNCTION_SIZE,
-              "%s of function %" PRIu32 ", but the innermost open Entry is of function "
-              "%" PRIu32 " (at offset %" PRIu64 ")",
-              action_names[action], fid, p->stack[st->depth], p->stack_off[st->depth]);
+    tc_report_ex(p->d, TC_RULE_XRAY_CALLSTACK_MISMATCH, pos, TC_XRAY_FUNCTION_SIZE,
+                 TC_EXTRA(TC_RELATED(p->stack_off[st->depth]),
+                          TC_VALUES(TC_UINT("function", fid),
+                                    TC_UINT("open_function", p->stack[st->depth]))),
+                 "%s of function %" PRIu32 ", but the innermost open Entry is of function "
+                 "%" PRIu32 " (at offset %" PRIu64 ")",
+                 action_names[action], fid, p->stack[st->depth], p->stack_off[st->depth]);
     /* Unwind to the function if it is open further down. */
     for (uint32_t i = st->depth - 1; i > 0; i--)
         if (p->stack[i] == fid) {
@@ -350,9 +355,11 @@ static __attribute__((noinline)) void function_rare(xray_parser *p, fn_state *st
                                                     uint32_t delta)
 {
     if (delta > INT32_MAX)
-        tc_report(p->d, TC_RULE_XRAY_TSC_DELTA_LARGE, pos + 4, 4,
-                  "TSC delta %" PRIu32 " (0x%08" PRIx32 ") is above INT32_MAX; the runtime "
-                  "writes a TSCWrap record for deltas that large", delta, delta);
+        tc_report_ex(p->d, TC_RULE_XRAY_TSC_DELTA_LARGE, pos + 4, 4,
+                     TC_EXTRA(TC_VALUES(TC_UINT("delta", delta))),
+                     "TSC delta %" PRIu32 " (0x%08" PRIx32 ") is above INT32_MAX; the runtime "
+                     "writes a TSCWrap record for deltas that large",
+                     delta, delta);
     switch (action) {
     case TC_XRAY_ENTER:
     case TC_XRAY_ENTER_ARGS:
@@ -550,10 +557,12 @@ static int event_record(xray_parser *p, uint64_t pos, const uint8_t *b, unsigned
     if (TC_BUG(1, (uint64_t)size > room + TC_XRAY_METADATA_SIZE, (uint64_t)size > room)) {
         char hint[200];
         typed_event_hint(p, kind == TC_XRAY_TYPED_EVENT, "buffer", hint, sizeof hint);
-        tc_report(p->d, TC_RULE_XRAY_EVENT_PAYLOAD_OVERFLOW, pos + 1, 4,
-                  "%s announces %" PRId32 " payload bytes, but the buffer has %" PRIu64
-                  " left (it ends at offset %" PRIu64 ")%s",
-                  name, size, room, p->end, hint);
+        tc_report_ex(p->d, TC_RULE_XRAY_EVENT_PAYLOAD_OVERFLOW, pos + 1, 4,
+                     TC_EXTRA(TC_VALUES(TC_INT("payload_size", size), TC_UINT("remaining", room),
+                                        TC_UINT("buffer_end", p->end))),
+                     "%s announces %" PRId32 " payload bytes, but the buffer has %" PRIu64
+                     " left (it ends at offset %" PRIu64 ")%s",
+                     name, size, room, p->end, hint);
         tc_advance(p->r, TC_XRAY_METADATA_SIZE);
         skip_rest(p);
         return 0;
@@ -760,18 +769,23 @@ static int record_crosses_end(xray_parser *p, uint64_t pos, size_t len, uint8_t 
                 : tc_avail(p->r) == left;
     if (cut) {
         tc_advance(p->r, (size_t)left);
-        tc_report(p->d, TC_RULE_XRAY_RECORD_PAST_EXTENTS, pos, len,
-                  "%s record (%zu bytes) at offset %" PRIu64 " runs past the buffer's end at "
-                  "%" PRIu64 " (BufferExtents at %" PRIu64 "), where the next buffer starts: "
-                  "the buffer lacks at least %zu bytes%s",
-                  what, len, pos, p->end, p->start, len - (size_t)left, hint);
+        tc_report_ex(p->d, TC_RULE_XRAY_RECORD_PAST_EXTENTS, pos, len,
+                     TC_EXTRA(TC_RELATED(p->start), TC_VALUES(TC_UINT("record_size", len),
+                                                              TC_UINT("buffer_end", p->end))),
+                     "%s record (%zu bytes) at offset %" PRIu64 " runs past the buffer's end at "
+                     "%" PRIu64 " (BufferExtents at %" PRIu64 "), where the next buffer starts: "
+                     "the buffer lacks at least %zu bytes%s",
+                     what, len, pos, p->end, p->start, len - (size_t)left, hint);
         return 0;
     }
-    tc_report(p->d, TC_RULE_XRAY_RECORD_PAST_EXTENTS, pos, len,
-              "%s record (%zu bytes) at offset %" PRIu64 " runs past the buffer's end at %" PRIu64
-              " (BufferExtents at %" PRIu64 "), and records go on after it: BufferExtents is "
-              "too small%s",
-              what, len, pos, p->end, p->start, hint);
+    tc_report_ex(p->d, TC_RULE_XRAY_RECORD_PAST_EXTENTS, pos, len,
+                 TC_EXTRA(TC_RELATED(p->start),
+                          TC_VALUES(TC_UINT("record_size", len), TC_UINT("buffer_end", p->end))),
+                 "%s record (%zu bytes) at offset %" PRIu64
+                 " runs past the buffer's end at %" PRIu64 " (BufferExtents at %" PRIu64
+                 "), and records go on after it: BufferExtents is "
+                 "too small%s",
+                 what, len, pos, p->end, p->start, hint);
     p->following = 1;
     p->end = UINT64_MAX;
     return 1;
@@ -833,10 +847,11 @@ static void parse_v1(xray_parser *p)
     tc_reader *r = p->r;
     uint64_t size = p->h.buffer_size;
     if (size < TC_XRAY_MIN_V1_BUFFER) {
-        tc_report(p->d, TC_RULE_XRAY_V1_BUFFER_SIZE, 16, 8,
-                  "buffer_size is %" PRIu64 "; a version 1 buffer holds at least NewBuffer, "
-                  "WallTimeMarker and NewCPUId (48 bytes), so the data is not read",
-                  size);
+        tc_report_ex(p->d, TC_RULE_XRAY_V1_BUFFER_SIZE, 16, 8,
+                     TC_EXTRA(TC_VALUES(TC_UINT("buffer_size", size))),
+                     "buffer_size is %" PRIu64 "; a version 1 buffer holds at least NewBuffer, "
+                     "WallTimeMarker and NewCPUId (48 bytes), so the data is not read",
+                     size);
         return;
     }
     while (!tc_at_end(r)) {
@@ -845,10 +860,12 @@ static void parse_v1(xray_parser *p)
         if (p->ended_by_eof) {
             uint64_t data = tc_pos(r) - TC_XRAY_HEADER_SIZE;
             if (!r->failed) /* the input did not end: it could not be read further */
-                tc_report(p->d, TC_RULE_XRAY_V1_FILE_SIZE, p->start, tc_pos(r) - p->start,
-                      "the data section is %" PRIu64 " bytes, not a multiple of buffer_size "
-                      "%" PRIu64 ": the last buffer has %" PRIu64 " of its bytes",
-                      data, size, data % size);
+                tc_report_ex(
+                    p->d, TC_RULE_XRAY_V1_FILE_SIZE, p->start, tc_pos(r) - p->start,
+                    TC_EXTRA(TC_VALUES(TC_UINT("data_size", data), TC_UINT("buffer_size", size))),
+                    "the data section is %" PRIu64 " bytes, not a multiple of buffer_size "
+                    "%" PRIu64 ": the last buffer has %" PRIu64 " of its bytes",
+                    data, size, data % size);
             return;
         }
         finish_buffer(p);
@@ -914,10 +931,13 @@ static void parse_v2(xray_parser *p)
         start_buffer(p, pos, n > UINT64_MAX - 16 ? UINT64_MAX : n + 16);
         check_reserved(p, pos, b, 8, TC_XRAY_BUFFER_EXTENTS);
         if (TC_BUG(3, n > p->h.buffer_size, n > p->h.buffer_size || n + 16 > p->h.buffer_size))
-            tc_report(p->d, TC_RULE_XRAY_EXTENTS_OVER_BUFFER_SIZE, pos + 1, 8,
-                      "the buffer takes %" PRIu64 " bytes (16 + %" PRIu64 "), more than the "
-                      "header's buffer_size %" PRIu64,
-                      n > UINT64_MAX - 16 ? UINT64_MAX : n + 16, n, p->h.buffer_size);
+            tc_report_ex(p->d, TC_RULE_XRAY_EXTENTS_OVER_BUFFER_SIZE, pos + 1, 8,
+                         TC_EXTRA(TC_VALUES(
+                             TC_UINT("buffer_bytes", n > UINT64_MAX - 16 ? UINT64_MAX : n + 16),
+                             TC_UINT("extents_size", n), TC_UINT("buffer_size", p->h.buffer_size))),
+                         "the buffer takes %" PRIu64 " bytes (16 + %" PRIu64 "), more than the "
+                         "header's buffer_size %" PRIu64,
+                         n > UINT64_MAX - 16 ? UINT64_MAX : n + 16, n, p->h.buffer_size);
         if (EMITTING(p)) {
             tc_xray_event ev = {.kind = TC_XRAY_BUFFER_EXTENTS, .offset = pos, .value = n};
             emit(p, &ev);
@@ -926,10 +946,13 @@ static void parse_v2(xray_parser *p)
         parse_records(p);
         if (p->ended_by_eof) {
             if (!r->failed)
-                tc_report(p->d, TC_RULE_XRAY_EXTENTS_PAST_EOF, pos + 1, 8,
-                      "BufferExtents announces %" PRIu64 " bytes, but the file ends %" PRIu64
-                      " bytes after the record",
-                      n, tc_pos(r) - pos - TC_XRAY_METADATA_SIZE);
+                tc_report_ex(p->d, TC_RULE_XRAY_EXTENTS_PAST_EOF, pos + 1, 8,
+                             TC_EXTRA(TC_VALUES(
+                                 TC_UINT("extents_size", n),
+                                 TC_UINT("remaining", tc_pos(r) - pos - TC_XRAY_METADATA_SIZE))),
+                             "BufferExtents announces %" PRIu64 " bytes, but the file ends %" PRIu64
+                             " bytes after the record",
+                             n, tc_pos(r) - pos - TC_XRAY_METADATA_SIZE);
             return;
         }
         finish_buffer(p);
