@@ -15,9 +15,15 @@
 # ovni_stream with its custom mutator library) and check-fuzz-docs (the
 # allow-list tables of docs/fuzzing.md).
 
-FUZZ_C_TARGETS := xray_parse xray_roundtrip ovni_stream ovni_meta json_tokens ovni_roundtrip
+# Per format, a lean harness (one parse of raw bytes, judged by oracles: the
+# one for campaigns) and deep ones (input paths, options, generators,
+# differentials); docs/fuzzing.md lists them.
+FUZZ_LEAN_TARGETS := xray_lean xray_basic_lean ovni_lean ovni_meta_lean json_lean dcfg_lean
+FUZZ_LEAN_TARGETS += dtrc_lean perf_lean
+FUZZ_C_TARGETS := $(FUZZ_LEAN_TARGETS)
+FUZZ_C_TARGETS += xray_parse xray_roundtrip ovni_stream ovni_meta json_tokens ovni_roundtrip
 # DCFG and DCFG-trace (docs/fuzzing.md), before FUZZ_TARGETS is set.
-FUZZ_C_TARGETS += dcfg_parse dtrc_parse dtrc_sequence dcfg_roundtrip
+FUZZ_C_TARGETS += dcfg_parse dtrc_parse dtrc_sequence dcfg_dom dcfg_roundtrip
 # SiFive perf (docs/fuzzing.md).
 FUZZ_C_TARGETS += perf_container perf_messages perf_roundtrip
 FUZZ_CXX_TARGETS := xray_differential
@@ -26,8 +32,18 @@ FUZZ_ENGINES := libfuzzer afl regress
 
 FUZZ_OUT := $(BUILD)/fuzz
 FUZZ_LIB_SRCS := $(filter parsers/% generators/%,$(LIB_SRCS))
-FUZZ_HELPER_SRCS := fuzz/fuzz_xray.c fuzz/ovni_run.c fuzz/ovni_mutator.c
-FUZZ_HELPER_SRCS += fuzz/dcfg_run.c
+# The harness kit, the format layers and oracles, the mutators (docs/fuzzing.md).
+FUZZ_HELPER_SRCS := fuzz/harness.c fuzz/oracle_dump.c
+FUZZ_HELPER_SRCS += fuzz/xray_events.c fuzz/oracle_xray.c fuzz/oracle_xray_basic.c
+FUZZ_HELPER_SRCS += fuzz/oracle_xray_model.c fuzz/xray_mutator.c
+FUZZ_HELPER_SRCS += fuzz/ovni_events.c fuzz/oracle_ovni_stream.c fuzz/oracle_ovni_dump.c
+FUZZ_HELPER_SRCS += fuzz/oracle_ovni_meta.c fuzz/oracle_ovni_model.c fuzz/ovni_mutator.c
+FUZZ_HELPER_SRCS += fuzz/json_events.c fuzz/oracle_json.c fuzz/oracle_json_cjson.c
+FUZZ_HELPER_SRCS += fuzz/json_mutator.c
+FUZZ_HELPER_SRCS += fuzz/dcfg_runs.c fuzz/oracle_dcfg_counts.c fuzz/oracle_dominators.c
+FUZZ_HELPER_SRCS += fuzz/oracle_dtrc_naive.c
+FUZZ_HELPER_SRCS += fuzz/perf_events.c fuzz/oracle_perf_nexus.c fuzz/oracle_perf_sm.c
+FUZZ_HELPER_SRCS += fuzz/oracle_perf_model.c fuzz/perf_mutator.c
 FUZZ_SEEDS := corpus/xray
 FUZZ_REGRESSIONS := corpus/regressions
 FUZZ_DICT := fuzz/dict/xray.dict
@@ -59,11 +75,45 @@ FUZZ_DICT_perf_messages := fuzz/dict/perf_messages.dict
 FUZZ_SEEDS_perf_roundtrip := corpus/perf/roundtrip
 FUZZ_DICT_perf_roundtrip := -
 FUZZ_DICT_dcfg_roundtrip := -
+# The lean harnesses take their deep harness's seeds and dictionary; the
+# XRay ones the defaults.
+FUZZ_SEEDS_ovni_lean := $(FUZZ_SEEDS_ovni_stream)
+FUZZ_DICT_ovni_lean := $(FUZZ_DICT_ovni_stream)
+FUZZ_SEEDS_ovni_meta_lean := $(FUZZ_SEEDS_ovni_meta)
+FUZZ_DICT_ovni_meta_lean := $(FUZZ_DICT_ovni_meta)
+FUZZ_SEEDS_json_lean := $(FUZZ_SEEDS_json_tokens)
+FUZZ_DICT_json_lean := $(FUZZ_DICT_json_tokens)
+FUZZ_SEEDS_dcfg_lean := $(FUZZ_SEEDS_dcfg_parse)
+FUZZ_DICT_dcfg_lean := $(FUZZ_DICT_dcfg_parse)
+FUZZ_SEEDS_dtrc_lean := $(FUZZ_SEEDS_dtrc_parse)
+FUZZ_DICT_dtrc_lean := $(FUZZ_DICT_dtrc_parse)
+FUZZ_SEEDS_perf_lean := $(FUZZ_SEEDS_perf_container)
+FUZZ_DICT_perf_lean := $(FUZZ_DICT_perf_container)
+# Graphs for the dominators (no dictionary).
+FUZZ_SEEDS_dcfg_dom := corpus/dcfg/dom
+FUZZ_DICT_dcfg_dom := -
 fuzz_seeds = $(or $(FUZZ_SEEDS_$(1)),$(FUZZ_SEEDS))
 # The round trips read their input as a stream of choices: no dictionary.
 fuzz_dict = $(if $(filter xray_roundtrip ovni_roundtrip,$(1)),-,$(or $(FUZZ_DICT_$(1)),$(FUZZ_DICT)))
-# AFL++ custom mutator libraries (AFL_CUSTOM_MUTATOR_LIBRARY), per harness.
-FUZZ_AFL_MUTATOR_ovni_stream := $(FUZZ_OUT)/afl/ovni_stream-mutator.so
+# Structure-aware mutators (fuzz/<name>_mutator.c), per harness: libFuzzer
+# takes them from the harness (LLVMFuzzerCustomMutator), AFL++ as a library
+# (AFL_CUSTOM_MUTATOR_LIBRARY) built from fuzz/afl_mutator.c.
+FUZZ_MUTATORS := ovni xray json perf
+FUZZ_MUTATOR_DESCRIPTION_ovni := ovni-events
+FUZZ_MUTATOR_DESCRIPTION_xray := xray-records
+FUZZ_MUTATOR_DESCRIPTION_json := json-values
+FUZZ_MUTATOR_DESCRIPTION_perf := nexus-messages
+FUZZ_MUTATOR_ovni_stream := ovni
+FUZZ_MUTATOR_ovni_lean := ovni
+FUZZ_MUTATOR_xray_lean := xray
+FUZZ_MUTATOR_xray_basic_lean := xray
+FUZZ_MUTATOR_perf_lean := perf
+FUZZ_MUTATOR_perf_container := perf
+$(foreach t,json_lean json_tokens ovni_meta_lean ovni_meta dcfg_lean dcfg_parse dtrc_lean dtrc_parse,\
+    $(eval FUZZ_MUTATOR_$(t) := json))
+$(foreach t,$(FUZZ_TARGETS),$(if $(FUZZ_MUTATOR_$(t)),\
+    $(eval FUZZ_AFL_MUTATOR_$(t) := $(FUZZ_OUT)/afl/$(FUZZ_MUTATOR_$(t))-mutator.so)))
+FUZZ_AFL_MUTATORS := $(FUZZ_MUTATORS:%=$(FUZZ_OUT)/afl/%-mutator.so)
 fuzz_afl_env = $(if $(FUZZ_AFL_MUTATOR_$(1)),AFL_CUSTOM_MUTATOR_LIBRARY=$(abspath $(FUZZ_AFL_MUTATOR_$(1))))
 
 SMOKE_SECONDS ?= 15
@@ -154,7 +204,7 @@ $(foreach e,$(FUZZ_ENGINES) aflcmplog,$(foreach t,$(FUZZ_CXX_TARGETS),\
 .PHONY: fuzz-build fuzz-build-libfuzzer fuzz-build-afl fuzz-build-regress
 fuzz-build: fuzz-build-libfuzzer fuzz-build-afl fuzz-build-regress
 fuzz-build-libfuzzer: $(FUZZ_TARGETS:%=$(FUZZ_OUT)/libfuzzer/%)
-fuzz-build-afl: $(FUZZ_TARGETS:%=$(FUZZ_OUT)/afl/%) $(FUZZ_AFL_MUTATOR_ovni_stream)
+fuzz-build-afl: $(FUZZ_TARGETS:%=$(FUZZ_OUT)/afl/%) $(FUZZ_AFL_MUTATORS)
 fuzz-build-regress: $(FUZZ_TARGETS:%=$(FUZZ_OUT)/regress/%)
 
 # ---- campaigns ----
@@ -245,26 +295,27 @@ CHECK_TARGETS += check-fuzz-regress check-fuzz-smoke check-fuzz-afl check-fuzz-d
 
 # ---- ovni and JSON (docs/fuzzing.md) ----
 
-# The ovni stream mutator as AFL++ loads it: a plain shared object (it runs
-# inside afl-fuzz, so neither instrumented nor sanitized).
-$(FUZZ_OUT)/afl/ovni_stream-mutator.so: fuzz/ovni_afl_mutator.c fuzz/ovni_mutator.c \
-    fuzz/ovni_mutator.h
+# A mutator as AFL++ loads it: a plain shared object (it runs inside
+# afl-fuzz, so neither instrumented nor sanitized).
+$(FUZZ_OUT)/afl/%-mutator.so: fuzz/afl_mutator.c fuzz/%_mutator.c fuzz/%_mutator.h fuzz/mutator.h
 	@mkdir -p $(@D)
 	$(call say,LD,$@)
-	$(Q)$(FUZZ_CC) -std=c11 $(WARNINGS) -O2 -g -fPIC -shared -o $@ \
-	    fuzz/ovni_afl_mutator.c fuzz/ovni_mutator.c
+	$(Q)$(FUZZ_CC) -std=c11 $(WARNINGS) -O2 -g -fPIC -shared \
+	    -DMUTATOR_HEADER='"$*_mutator.h"' -DMUTATE=$*_mutate -DCROSS_OVER=$*_cross_over \
+	    -DDESCRIPTION='"$(FUZZ_MUTATOR_DESCRIPTION_$*)"' -o $@ fuzz/afl_mutator.c fuzz/$*_mutator.c
 
-# A few seconds of AFL++ on ovni_stream with its custom mutator: the library
-# loads, and its mutations run the harness without a failure.
-check-fuzz-afl-ovni: $(FUZZ_OUT)/afl/ovni_stream $(FUZZ_AFL_MUTATOR_ovni_stream)
+# A few seconds of AFL++ on ovni_lean with its custom mutator: the library
+# loads, and its mutations run the harness without a failure; the other
+# mutator libraries build (they share fuzz/afl_mutator.c).
+check-fuzz-afl-ovni: $(FUZZ_OUT)/afl/ovni_lean $(FUZZ_AFL_MUTATORS)
 	@rm -rf $(FUZZ_OUT)/afl-smoke-ovni && mkdir -p $(FUZZ_OUT)/afl-smoke-ovni/seeds
-	@find $(call fuzz_seeds,ovni_stream) -type f ! -name '.*' \
+	@find $(call fuzz_seeds,ovni_lean) -type f ! -name '.*' \
 	    -exec cp {} $(FUZZ_OUT)/afl-smoke-ovni/seeds/ \;
-	@$(call fuzz_afl_env,ovni_stream) fuzz/afl-run.sh $< $(AFL_SMOKE_SECONDS) \
+	@$(call fuzz_afl_env,ovni_lean) fuzz/afl-run.sh $< $(AFL_SMOKE_SECONDS) \
 	    $(FUZZ_OUT)/afl-smoke-ovni/seeds $(FUZZ_OUT)/afl-smoke-ovni/out 1 \
-	    $(call fuzz_dict,ovni_stream)
+	    $(call fuzz_dict,ovni_lean)
 	@grep -q "Loading custom mutator library" $(FUZZ_OUT)/afl-smoke-ovni/out/main.log || \
-	    { echo "fuzz: afl-fuzz did not load $(FUZZ_AFL_MUTATOR_ovni_stream)" >&2; exit 1; }
+	    { echo "fuzz: afl-fuzz did not load $(FUZZ_AFL_MUTATOR_ovni_lean)" >&2; exit 1; }
 
 # docs/fuzzing.md's table of differences from cJSON is generated from
 # fuzz/json_cjson_allowlist.h, as the XRay one is from its header.

@@ -40,7 +40,7 @@
 #include <llvm/XRay/XRayRecord.h>
 
 #include "fuzz_helpers.h"
-#include "fuzz_xray.h"
+#include "xray_events.h"
 #include "xray_llvm_allowlist.h" // the DIV_* kinds; the table is included below
 
 namespace {
@@ -189,23 +189,23 @@ LlvmResult run_llvm(const Input &in)
 }
 
 struct TcResult {
-    fx_run run{};
+    xr_run run{};
     bool accepted;
     TcResult() = default;
     TcResult(const TcResult &) = delete;
     TcResult &operator=(const TcResult &) = delete;
-    ~TcResult() { fx_run_free(&run); }
+    ~TcResult() { xr_run_free(&run); }
 };
 
 void run_tracecheck(TcResult &tc, const Input &in)
 {
     tc_reader r;
     tc_reader_init_memory(&r, in.p, in.n);
-    fx_opts o{};
+    xr_opts o{};
     o.events = 1;
     o.keep = 1;
-    fx_parse(&tc.run, &r, &o);
-    tc.accepted = tc.run.errors == 0;
+    xr_parse(&tc.run, &r, &o);
+    tc.accepted = tc.run.f.errors == 0;
 }
 
 // ---- facts the conditions look at ----
@@ -224,7 +224,7 @@ struct Ctx {
 
 const tc_xray_event *event_at(const Ctx &c, uint64_t offset, size_t *index)
 {
-    const fx_run &r = c.tc.run;
+    const xr_run &r = c.tc.run;
     for (size_t i = 0; i < r.nevents; i++)
         if (r.events[i].offset == offset) {
             if (index)
@@ -317,7 +317,7 @@ bool llvm_reads_record_at(const Ctx &c, uint64_t offset)
 // The first byte of the record a finding is about: most findings are located
 // at their record; those about a field are located at the field (the size of
 // an event at +1, a WallTimeMarker's microseconds at +9).
-uint64_t record_of(const fx_diag *d)
+uint64_t record_of(const hx_finding *d)
 {
     switch (d->rule) {
     case TC_RULE_XRAY_EVENT_SIZE_NEGATIVE:
@@ -340,7 +340,7 @@ bool tc_buffer_at(const Ctx &c, uint64_t offset, uint64_t *start, uint64_t *next
         *next = *start + bs;
         return true;
     }
-    const fx_run &r = c.tc.run;
+    const xr_run &r = c.tc.run;
     const tc_xray_event *ext = nullptr;
     for (size_t i = 0; i < r.nevents && r.events[i].offset <= offset; i++)
         if (r.events[i].kind == TC_XRAY_BUFFER_EXTENTS)
@@ -363,7 +363,7 @@ bool llvm_new_buffer_at(const Ctx &c, uint64_t offset)
 // has no NewBuffer, or, for a buffer cut short before its preamble was
 // complete, whether the next buffer does (LLVM accepted: its blocks do not
 // end there).
-bool in_misframed_buffer(const Ctx &c, const fx_diag *d)
+bool in_misframed_buffer(const Ctx &c, const hx_finding *d)
 {
     if (c.version < 1 || c.big_endian || !c.llvm.accepted)
         return false;
@@ -377,7 +377,7 @@ bool in_misframed_buffer(const Ctx &c, const fx_diag *d)
 }
 
 // A finding about a BufferExtents record inside a buffer or crossing its end.
-bool about_misplaced_extents(const Ctx &c, const fx_diag *d)
+bool about_misplaced_extents(const Ctx &c, const hx_finding *d)
 {
     return (d->rule == TC_RULE_XRAY_BODY_PREAMBLE_RECORD ||
             d->rule == TC_RULE_XRAY_RECORD_PAST_EXTENTS) &&
@@ -386,11 +386,11 @@ bool about_misplaced_extents(const Ctx &c, const fx_diag *d)
 
 // Such a BufferExtents at or before the finding `d`: from there on, LLVM
 // counts the buffer's bytes from it.
-bool extents_in_body_before(const Ctx &c, const fx_diag *d)
+bool extents_in_body_before(const Ctx &c, const hx_finding *d)
 {
-    const fx_run &r = c.tc.run;
-    for (size_t i = 0; i < r.ndiags; i++)
-        if (about_misplaced_extents(c, &r.diags[i]) && r.diags[i].offset <= d->offset)
+    const xr_run &r = c.tc.run;
+    for (size_t i = 0; i < r.f.n; i++)
+        if (about_misplaced_extents(c, &r.f.v[i]) && r.f.v[i].offset <= d->offset)
             return true;
     return false;
 }
@@ -416,7 +416,7 @@ bool starts_llvm_block(const Ctx &c, uint64_t offset)
 
 bool has_empty_event(const Ctx &c)
 {
-    const fx_run &r = c.tc.run;
+    const xr_run &r = c.tc.run;
     for (size_t i = 0; i < r.nevents; i++)
         if ((r.events[i].kind == TC_XRAY_CUSTOM_EVENT || r.events[i].kind == TC_XRAY_TYPED_EVENT) &&
             r.events[i].size == 0)
@@ -429,7 +429,7 @@ bool has_empty_event(const Ctx &c)
 // (zero) function records.
 bool padding_llvm_misreads(const Ctx &c)
 {
-    const fx_run &r = c.tc.run;
+    const xr_run &r = c.tc.run;
     uint64_t bs = r.header.buffer_size;
     if (c.version != 1 || bs < TC_XRAY_MIN_V1_BUFFER)
         return false;
@@ -454,7 +454,7 @@ bool padding_llvm_misreads(const Ctx &c)
 // Whether a class applies to this input (and, for rule classes, to this
 // diagnostic). Every entry of the table has its case: -Wswitch fails the
 // build otherwise.
-bool applies(Div d, const Ctx &c, const fx_diag *diag)
+bool applies(Div d, const Ctx &c, const hx_finding *diag)
 {
     switch (d) {
     case LLVM_CALLARG_ANYWHERE: return true;
@@ -519,7 +519,7 @@ Key key_of(const llvm::xray::XRayRecord &r)
 std::vector<llvm::xray::XRayRecord> expected_records(const Ctx &c)
 {
     std::vector<llvm::xray::XRayRecord> out;
-    const fx_run &r = c.tc.run;
+    const xr_run &r = c.tc.run;
     uint32_t tid = 0, pid = 0;
     uint16_t cpu = 0;
     bool args_allowed = false; // the last record made is a function record of this buffer
@@ -585,7 +585,7 @@ std::vector<llvm::xray::XRayRecord> expected_records(const Ctx &c)
 std::vector<llvm::xray::XRayRecord> expected_basic_records(const Ctx &c)
 {
     std::vector<llvm::xray::XRayRecord> out;
-    const fx_run &r = c.tc.run;
+    const xr_run &r = c.tc.run;
     for (size_t i = 0; i < r.nevents; i++) {
         const tc_xray_event &e = r.events[i];
         if (e.kind == TC_XRAY_EV_BASIC_ARG) {
@@ -701,12 +701,12 @@ void judge_basic_both_accept(const Ctx &c)
 [[noreturn]] void diverge(const Ctx &c, const char *what)
 {
     std::fprintf(stderr, "tracecheck %s (%" PRIu64 " errors); LLVM %s%s%s\n",
-                 c.tc.accepted ? "accepts" : "rejects", c.tc.run.errors,
+                 c.tc.accepted ? "accepts" : "rejects", c.tc.run.f.errors,
                  c.llvm.accepted ? "accepts" : "rejects: ", c.llvm.accepted ? "" : c.llvm.error.c_str(),
                  c.llvm.big_endian ? " (as big-endian)" : "");
-    for (size_t i = 0; i < c.tc.run.ndiags && i < 8; i++)
-        if (c.tc.run.diags[i].severity == TC_ERROR)
-            fx_print_diag(stderr, "tracecheck", &c.tc.run.diags[i]);
+    for (size_t i = 0; i < c.tc.run.f.n && i < 8; i++)
+        if (c.tc.run.f.v[i].severity == TC_ERROR)
+            hx_print_finding(stderr, "tracecheck", &c.tc.run.f.v[i]);
     FUZZ_FAIL("unlisted divergence from LLVM's reader: %s (see fuzz/xray_llvm_allowlist.h)",
               what);
 }
@@ -739,8 +739,8 @@ void judge_tc_rejects(const Ctx &c)
         return;
     }
     bool used[DIV_COUNT] = {};
-    for (size_t i = 0; i < c.tc.run.ndiags; i++) {
-        const fx_diag *d = &c.tc.run.diags[i];
+    for (size_t i = 0; i < c.tc.run.f.n; i++) {
+        const hx_finding *d = &c.tc.run.f.v[i];
         if (d->severity != TC_ERROR)
             continue;
         const char *id = tc_rules[d->rule].id;
@@ -770,9 +770,9 @@ void judge(const Ctx &c)
             // LLVM would crash; tracecheck rejects, for that payload.
             count(LLVM_BASIC_PAYLOAD_FIRST);
             FUZZ_ASSERT_MSG(!c.tc.accepted &&
-                                c.tc.run.rule_count[TC_RULE_XRAY_BASIC_ARG_PLACEMENT] > 0,
+                                c.tc.run.f.count[TC_RULE_XRAY_BASIC_ARG_PLACEMENT] > 0,
                             "tracecheck does not report a basic-mode log whose first record is "
-                            "an argument payload (%" PRIu64 " errors)", c.tc.run.errors);
+                            "an argument payload (%" PRIu64 " errors)", c.tc.run.f.errors);
             return;
         }
         // YAML inputs: LLVM's readers of binary logs are not run.
