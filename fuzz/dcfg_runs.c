@@ -18,6 +18,7 @@ void dc_validate(dc_run *run, const uint8_t *data, size_t size, tc_format format
     opt.pedantic = 1;
     /* "No cap" is a cap no input of a fuzzer's size can reach. */
     opt.max_repeats = UINT32_MAX;
+    run->f.max_repeats = opt.max_repeats;
     opt.on_diag = hx_collect;
     opt.user = &run->f;
     tc_summary sum;
@@ -46,13 +47,13 @@ void dc_validate(dc_run *run, const uint8_t *data, size_t size, tc_format format
     run->f.notes = sum.notes;
 }
 
-void dc_parse_reader(dc_run *run, tc_reader *r, tc_format format)
+void dc_parse_reader(dc_run *run, tc_reader *r, tc_format format, unsigned max_repeats)
 {
     memset(run, 0, sizeof *run);
     run->status = -1;
     FUZZ_ASSERT_MSG(lib_has_format(format), "format %d is not in the registry", (int)format);
     tc_diag_sink sink;
-    hx_sink_init(&sink, &run->f, 1, 0);
+    hx_sink_init(&sink, &run->f, 1, max_repeats);
     tc_parse_ctx ctx = {.diags = &sink};
     lib_parse(format, r, &ctx);
     hx_sink_finish(&sink, &run->f);
@@ -160,7 +161,7 @@ int dc_check_input(const uint8_t *data, size_t size, tc_format format, const cha
     hx_source src;
     if (hx_open(&src, path, pl->p, pl->n, window)) {
         dc_run c;
-        dc_parse_reader(&c, hx_reader(&src), format);
+        dc_parse_reader(&c, hx_reader(&src), format, 0);
         hx_close(&src);
         dc_assert_same(a, "memory", &c, hx_path_name(path));
         dc_run_free(&c);

@@ -26,8 +26,9 @@ typedef struct dc_run {
  * as `tracecheck dump` does. The status must match the errors. */
 void dc_validate(dc_run *run, const uint8_t *data, size_t size, tc_format format, int dump);
 
-/* The format's parser on a reader (another input path), same options. */
-void dc_parse_reader(dc_run *run, tc_reader *r, tc_format format);
+/* The format's parser on a reader (another input path), --pedantic, with
+ * the repeat cap given (0: none). */
+void dc_parse_reader(dc_run *run, tc_reader *r, tc_format format, unsigned max_repeats);
 
 /* The DCFG-trace parser on r, paired with m (ruling 13). */
 void dc_parse_paired(dc_run *run, tc_reader *r, const tc_dcfg_model *m);

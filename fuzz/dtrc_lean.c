@@ -1,15 +1,15 @@
 /*
- * The lean DCFG-trace harness: one validation of the raw bytes through the
- * public entry (tc_validate_buffer, format forced to dcfg-trace,
- * --pedantic, uncapped), as `tracecheck validate --format dcfg-trace` runs
- * it: findings are DTRC, DCFG (the shared integer and version checks) or TC
- * rules with the catalogue's severity, one line of UTF-8, located within
- * the (decompressed) input at the line:column their offset has, with a
- * JSON path, and no DTRC-PAIR finding without a DCFG to pair with; the
- * status matches the errors. libFuzzer's -timeout and -rss_limit_mb catch a
- * reader that expands "(4000000000*(4000000000*A))". This is the harness
- * for campaigns; dtrc_parse checks the dump, the input paths and pairing on
- * each input, and dtrc_sequence the decoder against a naive one.
+ * The lean DCFG-trace harness: one parse of the raw bytes by the DCFG-trace
+ * checks (decompressed by the input layer as `tracecheck validate --format
+ * dcfg-trace` reads them; --pedantic, the repeat cap): findings are DTRC,
+ * DCFG (the shared integer and version checks) or TC rules with the
+ * catalogue's severity, one line of UTF-8, located within the
+ * (decompressed) input at the line:column their offset has, with a JSON
+ * path, and no DTRC-PAIR finding without a DCFG to pair with; the counters
+ * add up. libFuzzer's -timeout and -rss_limit_mb catch a reader that
+ * expands "(4000000000*(4000000000*A))". This is the harness for campaigns;
+ * dtrc_parse checks the public entry, the dump, the input paths and pairing
+ * on each input, and dtrc_sequence the decoder against a naive one.
  *
  * Its mutator (json_mutator.c) mutates JSON values, not bytes.
  */
@@ -25,7 +25,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size > HX_DECOMPRESSED_LIMIT || !hx_plain_get(&pl, data, size, HX_DECOMPRESSED_LIMIT))
         return 0;
     dc_run run;
-    dc_validate(&run, data, size, TC_FORMAT_DCFG_TRACE, 0);
+    hx_source s;
+    hx_open(&s, HX_MEMORY, data, size, 0);
+    dc_parse_reader(&run, hx_reader(&s), TC_FORMAT_DCFG_TRACE, TC_DEFAULT_MAX_REPEATS);
+    hx_close(&s);
     hx_check_well_formed(&run.f, "DTRC DCFG TC");
     if (!pl.failed)
         hx_check_text_locations(&run.f, pl.p, pl.n, 1);

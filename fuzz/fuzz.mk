@@ -150,7 +150,7 @@ FUZZ_CXXFLAGS := -std=c++17 -Wall -Wextra -Wshadow $(WERROR) $(FUZZ_DEBUG)
 # Per engine: compilers, flags for objects, flags and objects for the link.
 FZ_libfuzzer_CC := $(FUZZ_CC)
 FZ_libfuzzer_CXX := $(FUZZ_CXX)
-FZ_libfuzzer_OBJ := -fsanitize=fuzzer-no-link
+FZ_libfuzzer_OBJ := -fsanitize=fuzzer-no-link -fsanitize-coverage-ignorelist=fuzz/coverage.ignore
 FZ_libfuzzer_LINK := -fsanitize=fuzzer
 FZ_afl_CC := AFL_QUIET=1 $(AFL_CC)
 FZ_afl_CXX := AFL_QUIET=1 $(AFL_CXX)

@@ -47,7 +47,8 @@ void hx_sink_init(tc_diag_sink *s, hx_findings *out, int pedantic, unsigned max_
 {
     memset(out, 0, sizeof *out);
     /* "No cap" is a cap no input of a fuzzer's size can reach. */
-    tc_diag_init(s, "fuzz", max_repeats ? max_repeats : UINT32_MAX, pedantic, hx_collect, out);
+    out->max_repeats = max_repeats ? max_repeats : UINT32_MAX;
+    tc_diag_init(s, "fuzz", out->max_repeats, pedantic, hx_collect, out);
 }
 
 void hx_sink_finish(tc_diag_sink *s, hx_findings *out)
@@ -130,10 +131,18 @@ void hx_check_well_formed(const hx_findings *f, const char *families)
 {
     uint64_t sev[3] = {0};
     uint64_t per_rule[TC_RULE__COUNT] = {0};
+    size_t suppressed = 0;
     for (size_t i = 0; i < f->n; i++) {
         const hx_finding *x = &f->v[i];
         FUZZ_ASSERT_MSG((unsigned)x->rule < TC_RULE__COUNT, "rule index %d", (int)x->rule);
         const tc_rule_info *info = &tc_rules[x->rule];
+        if (x->rule == TC_RULE_DIAG_SUPPRESSED) {
+            /* The sink's own note at the end, about a rule over the cap. */
+            FUZZ_ASSERT_MSG(x->unlocated, "TC-DIAG-SUPPRESSED located: %s", x->message);
+            suppressed++;
+            continue;
+        }
+        FUZZ_ASSERT_MSG(suppressed == 0, "%s after a TC-DIAG-SUPPRESSED note", info->id);
         FUZZ_ASSERT_MSG(hx_family_in(x->rule, families), "%s is not of the families %s",
                         info->id, families);
         FUZZ_ASSERT_MSG(x->severity == info->severity, "%s reported with severity %d", info->id,
@@ -144,17 +153,26 @@ void hx_check_well_formed(const hx_findings *f, const char *families)
         FUZZ_ASSERT_MSG(!x->path || (x->path[0] == '$' && hx_clean_text(x->path)),
                         "%s: the JSON path is not UTF-8 text starting with $: %s", info->id,
                         x->path);
-        sev[x->severity]++;
         per_rule[x->rule]++;
     }
+    size_t over = 0;
+    for (int r = 0; r < TC_RULE__COUNT; r++) {
+        if (r == TC_RULE_DIAG_SUPPRESSED)
+            continue;
+        uint64_t shown = f->count[r] < f->max_repeats ? f->count[r] : f->max_repeats;
+        FUZZ_ASSERT_MSG(shown == per_rule[r], "%s counted %" PRIu64 ", delivered %" PRIu64
+                        " (repeat cap %u)", tc_rules[r].id, f->count[r], per_rule[r],
+                        f->max_repeats);
+        sev[tc_rules[r].severity] += f->count[r];
+        over += f->count[r] > f->max_repeats;
+    }
+    FUZZ_ASSERT_MSG(suppressed == over, "%zu suppression notes for %zu rules over the cap",
+                    suppressed, over);
     FUZZ_ASSERT_MSG(f->errors == sev[TC_ERROR] && f->warnings == sev[TC_WARNING] &&
                         f->notes == sev[TC_NOTE],
                     "counters %" PRIu64 "/%" PRIu64 "/%" PRIu64 " but %" PRIu64 "/%" PRIu64
-                    "/%" PRIu64 " findings delivered", f->errors, f->warnings, f->notes,
+                    "/%" PRIu64 " findings counted per rule", f->errors, f->warnings, f->notes,
                     sev[TC_ERROR], sev[TC_WARNING], sev[TC_NOTE]);
-    for (int r = 0; r < TC_RULE__COUNT; r++)
-        FUZZ_ASSERT_MSG(f->count[r] == per_rule[r], "%s counted %" PRIu64 ", delivered %" PRIu64,
-                        tc_rules[r].id, f->count[r], per_rule[r]);
 }
 
 void hx_check_binary_locations(const hx_findings *f, size_t n, int (*past_end)(tc_rule_id))
@@ -162,6 +180,8 @@ void hx_check_binary_locations(const hx_findings *f, size_t n, int (*past_end)(t
     for (size_t i = 0; i < f->n; i++) {
         const hx_finding *d = &f->v[i];
         const char *id = tc_rules[d->rule].id;
+        if (d->rule == TC_RULE_DIAG_SUPPRESSED)
+            continue; /* the sink's, about the report */
         FUZZ_ASSERT_MSG(!d->unlocated && d->line == 0 && d->column == 0 && d->path == NULL,
                         "%s: a binary format's finding is located by offset only", id);
         FUZZ_ASSERT_MSG(d->offset <= n, "%s at offset %" PRIu64 ", the input has %zu bytes", id,
@@ -175,9 +195,12 @@ void hx_check_binary_locations(const hx_findings *f, size_t n, int (*past_end)(t
 void hx_check_text_locations(const hx_findings *f, const uint8_t *p, size_t n,
                              int allow_unlocated)
 {
+    hx_lines cur = {0};
     for (size_t i = 0; i < f->n; i++) {
         const hx_finding *x = &f->v[i];
         const char *id = tc_rules[x->rule].id;
+        if (x->rule == TC_RULE_DIAG_SUPPRESSED)
+            continue; /* the sink's, about the report */
         if (x->unlocated) {
             FUZZ_ASSERT_MSG(allow_unlocated, "%s is unlocated", id);
             continue;
@@ -190,7 +213,7 @@ void hx_check_text_locations(const hx_findings *f, const uint8_t *p, size_t n,
                         x->length, n);
         FUZZ_ASSERT_MSG(x->path != NULL, "%s at %" PRIu64 " has no JSON path", id, x->offset);
         uint32_t line, column;
-        hx_line_column(p, n, x->offset, &line, &column);
+        hx_line_column_next(&cur, p, n, x->offset, &line, &column);
         FUZZ_ASSERT_MSG(x->line == line && x->column == column,
                         "%s at %" PRIu64 " says %" PRIu32 ":%" PRIu32 ", the bytes say %" PRIu32
                         ":%" PRIu32, id, x->offset, x->line, x->column, line, column);
@@ -209,6 +232,25 @@ void hx_line_column(const uint8_t *p, size_t n, uint64_t offset, uint32_t *line,
         }
     *line = l;
     *column = offset < start ? 1 : (uint32_t)(offset - start + 1);
+}
+
+void hx_line_column_next(hx_lines *c, const uint8_t *p, size_t n, uint64_t offset,
+                         uint32_t *line, uint32_t *column)
+{
+    if (c->line == 0 || offset < c->at) {
+        c->at = 0;
+        c->start = n >= 3 && p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf ? 3 : 0;
+        c->line = 1;
+    }
+    for (uint64_t i = c->at; i < offset && i < n; i++)
+        if (p[i] == '\n') {
+            c->line++;
+            c->start = i + 1;
+        }
+    if (offset > c->at)
+        c->at = offset < n ? offset : n;
+    *line = c->line;
+    *column = offset < c->start ? 1 : (uint32_t)(offset - c->start + 1);
 }
 
 /* ---- comparisons of two runs ---- */
@@ -329,6 +371,89 @@ void hx_assert_capped(const hx_findings *all, const hx_findings *capped, unsigne
     FUZZ_ASSERT_MSG(capped->errors == all->errors && capped->warnings == all->warnings &&
                         capped->notes == all->notes,
                     "the repeat cap changes the counters");
+}
+
+/* ---- what an oracle expects ---- */
+
+void hx_expect_add_at(hx_expect *x, const hx_want *w)
+{
+    if (x->n == x->cap) {
+        x->cap = x->cap ? 2 * x->cap : 32;
+        x->v = realloc(x->v, x->cap * sizeof *x->v);
+        FUZZ_CHECK_ALLOC(x->v);
+    }
+    x->v[x->n++] = *w;
+}
+
+void hx_expect_add(hx_expect *x, tc_rule_id rule, uint64_t offset, uint64_t length)
+{
+    const hx_want w = {rule, offset, length, 0, 0};
+    hx_expect_add_at(x, &w);
+}
+
+void hx_expect_free(hx_expect *x)
+{
+    free(x->v);
+    memset(x, 0, sizeof *x);
+}
+
+int hx_every_rule(tc_rule_id r)
+{
+    (void)r;
+    return 1;
+}
+
+static int want_eq(const hx_finding *d, const hx_want *w, unsigned cmp)
+{
+    return d->rule == w->rule && d->offset == w->offset &&
+           (!(cmp & HX_CMP_LENGTH) || d->length == w->length) &&
+           (!(cmp & HX_CMP_LINE) || (d->line == w->line && d->unlocated == w->unlocated));
+}
+
+void hx_assert_expected(const hx_findings *f, const hx_expect *x, int (*judged)(tc_rule_id),
+                        unsigned cmp, const char *what)
+{
+    static uint64_t seen[TC_RULE__COUNT], total[TC_RULE__COUNT];
+    memset(seen, 0, sizeof seen);
+    memset(total, 0, sizeof total);
+    size_t j = 0;
+    for (size_t i = 0; i < f->n; i++) {
+        const hx_finding *d = &f->v[i];
+        if (d->rule == TC_RULE_DIAG_SUPPRESSED || !judged(d->rule))
+            continue;
+        /* The next expected finding still under the cap. */
+        while (j < x->n && (!judged(x->v[j].rule) || seen[x->v[j].rule] >= f->max_repeats)) {
+            if (judged(x->v[j].rule))
+                total[x->v[j].rule]++;
+            j++;
+        }
+        if (j < x->n && want_eq(d, &x->v[j], cmp)) {
+            seen[d->rule]++;
+            total[d->rule]++;
+            j++;
+            continue;
+        }
+        hx_print_finding(stderr, "parser", d);
+        if (j < x->n)
+            fprintf(stderr, "  expected: %s at %" PRIu64 "+%" PRIu64 " line %" PRIu32 "\n",
+                    tc_rules[x->v[j].rule].id, x->v[j].offset, x->v[j].length, x->v[j].line);
+        else
+            fprintf(stderr, "  expected: no more findings\n");
+        FUZZ_FAIL("%s: finding %zu is not the one expected", what, i);
+    }
+    for (; j < x->n; j++) {
+        const hx_want *w = &x->v[j];
+        if (!judged(w->rule))
+            continue;
+        FUZZ_ASSERT_MSG(seen[w->rule] >= f->max_repeats,
+                        "%s: %s at %" PRIu64 "+%" PRIu64 " was not reported", what,
+                        tc_rules[w->rule].id, w->offset, w->length);
+        total[w->rule]++;
+    }
+    for (int r = 0; r < TC_RULE__COUNT; r++)
+        if (r != TC_RULE_DIAG_SUPPRESSED && judged((tc_rule_id)r))
+            FUZZ_ASSERT_MSG(f->count[r] == total[r], "%s: %s reported %" PRIu64 " times, %" PRIu64
+                            " expected", what, tc_rules[r].id, f->count[r], total[r]);
 }
 
 /* ---- decompression ---- */

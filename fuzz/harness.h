@@ -52,8 +52,9 @@ typedef struct hx_finding {
 typedef struct hx_findings {
     hx_finding *v;
     size_t n, cap;
+    unsigned max_repeats;             /* the sink's repeat cap (UINT32_MAX: none) */
     uint64_t errors, warnings, notes; /* the sink's counters */
-    uint64_t count[TC_RULE__COUNT];   /* the sink's per-rule counts */
+    uint64_t count[TC_RULE__COUNT];   /* the sink's per-rule counts, suppressed ones included */
 } hx_findings;
 
 /* A tc_diag callback (user: an hx_findings) that keeps a copy of every
@@ -61,7 +62,11 @@ typedef struct hx_findings {
  * the sink's, which include the suppressed findings). */
 void hx_collect(void *user, const tc_diag *d);
 
-/* A sink that collects into out (zeroed first). max_repeats 0: no cap. */
+/* A sink that collects into out (zeroed first). max_repeats 0: no cap;
+ * with a cap (TC_DEFAULT_MAX_REPEATS is tracecheck validate's) each rule's
+ * findings beyond it are counted, not delivered (nor formatted: the cheap
+ * way to run a parser that reports much), and one TC-DIAG-SUPPRESSED note
+ * per such rule follows at the end. */
 void hx_sink_init(tc_diag_sink *s, hx_findings *out, int pedantic, unsigned max_repeats);
 /* Finishes the sink (suppression notes) and copies its counters. */
 void hx_sink_finish(tc_diag_sink *s, hx_findings *out);
@@ -71,10 +76,11 @@ void hx_findings_drop(hx_findings *f, size_t i);
 
 /* ---- checks of one run ---- */
 
-/* Counters match what was delivered; each finding has one of the families
- * given (space-separated, e.g. "OVNI TC"), the catalogue's severity, a
- * message of one non-empty line of UTF-8, and a JSON path (when it has one)
- * of UTF-8 text starting with $. */
+/* Counters match what was delivered (under the repeat cap: each rule's
+ * first max_repeats, then one TC-DIAG-SUPPRESSED note per rule over it);
+ * each finding has one of the families given (space-separated, e.g. "OVNI
+ * TC"), the catalogue's severity, a message of one non-empty line of UTF-8,
+ * and a JSON path (when it has one) of UTF-8 text starting with $. */
 void hx_check_well_formed(const hx_findings *f, const char *families);
 
 /* Where findings of a binary format may lie: located (never "unlocated"),
@@ -95,6 +101,16 @@ void hx_check_text_locations(const hx_findings *f, const uint8_t *p, size_t n,
  * start is not part of line 1's columns. Computed from the bytes alone. */
 void hx_line_column(const uint8_t *p, size_t n, uint64_t offset, uint32_t *line,
                     uint32_t *column);
+
+/* The same, for offsets asked in increasing order: each call goes on from
+ * where the one before stopped (an offset before it starts again). Zero the
+ * cursor before the first call. */
+typedef struct hx_lines {
+    uint64_t at, start; /* the offset reached, and where its line starts */
+    uint32_t line;
+} hx_lines;
+void hx_line_column_next(hx_lines *c, const uint8_t *p, size_t n, uint64_t offset,
+                         uint32_t *line, uint32_t *column);
 
 /* Whether s is one line of UTF-8 text (RFC 3629): no byte below 0x20. */
 int hx_clean_text(const char *s);
@@ -125,6 +141,38 @@ int hx_pedantic_rule(tc_rule_id r);
  * cap findings in order, then one unlocated TC-DIAG-SUPPRESSED note naming
  * each rule over the cap; the counters count everything. */
 void hx_assert_capped(const hx_findings *all, const hx_findings *capped, unsigned cap);
+
+/* ---- what an oracle expects ---- */
+
+/* The findings an oracle works out for an input, in the order the parser
+ * must report them. */
+typedef struct hx_want {
+    tc_rule_id rule;
+    uint64_t offset, length;
+    uint32_t line;
+    int unlocated;
+} hx_want;
+
+typedef struct hx_expect {
+    hx_want *v;
+    size_t n, cap;
+} hx_expect;
+
+void hx_expect_add(hx_expect *x, tc_rule_id rule, uint64_t offset, uint64_t length);
+void hx_expect_add_at(hx_expect *x, const hx_want *w);
+void hx_expect_free(hx_expect *x);
+
+/* What is compared of each finding. */
+enum { HX_CMP_LENGTH = 1, HX_CMP_LINE = 2 };
+
+/* Aborts unless the findings of the rules judged() accepts are exactly the
+ * expected ones, rule and offset (and length, line and unlocated as cmp
+ * says), in order; under the run's repeat cap, each rule's first
+ * max_repeats, with each judged rule counted as often as expected. */
+void hx_assert_expected(const hx_findings *f, const hx_expect *x, int (*judged)(tc_rule_id),
+                        unsigned cmp, const char *what);
+/* judged() for every rule. */
+int hx_every_rule(tc_rule_id r);
 
 /* ---- decompression ---- */
 

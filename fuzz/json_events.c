@@ -17,7 +17,7 @@ static char *dup_bytes(const char *p, size_t n)
 
 /* Tokenizes what r holds. With skip != 0, containers picked by skip are
  * passed over with tc_json_skip. */
-void js_tokenize(jrun *run, tc_reader *r, uint32_t skip)
+void js_tokenize(jrun *run, tc_reader *r, uint32_t skip, int paths)
 {
     memset(run, 0, sizeof *run);
     tc_diag_sink sink;
@@ -57,9 +57,11 @@ void js_tokenize(jrun *run, tc_reader *r, uint32_t skip)
             x->i64 = t.integer && t.fits && t.negative ? t.i64 : 0;
             x->u64 = t.integer && t.fits && !t.negative ? t.u64 : 0;
         }
-        const char *path = lib_json_path(j);
-        FUZZ_ASSERT(path != NULL);
-        x->path = dup_bytes(path, strlen(path));
+        if (paths) {
+            const char *path = lib_json_path(j);
+            FUZZ_ASSERT(path != NULL);
+            x->path = dup_bytes(path, strlen(path));
+        }
         if (skip && (t.kind == TC_JSON_OBJECT_BEGIN || t.kind == TC_JSON_ARRAY_BEGIN) &&
             ((uint32_t)(i * 2654435761u) ^ skip) % 3 == 0) {
             x->skipped = 1;
@@ -96,7 +98,8 @@ int js_tok_eq(const jtok *a, const jtok *b)
            (a->text == NULL) == (b->text == NULL) &&
            (!a->text || memcmp(a->text, b->text, a->len) == 0) && a->integer == b->integer &&
            a->negative == b->negative && a->fits == b->fits && a->i64 == b->i64 &&
-           a->u64 == b->u64 && strcmp(a->path, b->path) == 0;
+           a->u64 == b->u64 &&
+           (a->path == b->path || (a->path && b->path && strcmp(a->path, b->path) == 0));
 }
 
 void js_assert_same(const jrun *a, const char *la, const jrun *b, const char *lb)

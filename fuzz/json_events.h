@@ -23,7 +23,7 @@ typedef struct jtok {
     int integer, negative, fits;
     int64_t i64;
     uint64_t u64;
-    char *path;
+    char *path; /* or NULL, when not asked for */
     int skipped; /* (skip runs) the container's contents were skipped */
 } jtok;
 
@@ -36,8 +36,10 @@ typedef struct jrun {
 } jrun;
 
 /* Tokenizes what r holds (findings pedantic, uncapped). With skip != 0,
- * containers picked by skip are passed over with tc_json_skip. */
-void js_tokenize(jrun *run, tc_reader *r, uint32_t skip);
+ * containers picked by skip are passed over with tc_json_skip. With paths,
+ * each token keeps the JSON path the tokenizer gives after it (else NULL:
+ * building it costs more than the token). */
+void js_tokenize(jrun *run, tc_reader *r, uint32_t skip, int paths);
 void jrun_free(jrun *run);
 int js_tok_eq(const jtok *a, const jtok *b);
 /* Aborts unless two runs gave the same findings, end, tokens and stopping

@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     jrun run;
     hx_source s;
     hx_open(&s, HX_RAW, data, size, 0);
-    js_tokenize(&run, hx_reader(&s), 0);
+    js_tokenize(&run, hx_reader(&s), 0, 0);
     hx_close(&s);
     jo_check_run(&run, data, size);
     jc_differential(&run, data, size, 1);

@@ -31,12 +31,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     jrun base, other;
     hx_source s;
     hx_open(&s, HX_RAW, data, size, 0);
-    js_tokenize(&base, hx_reader(&s), 0);
+    js_tokenize(&base, hx_reader(&s), 0, 1);
     hx_close(&s);
     jo_check_run(&base, data, size);
 
     hx_open(&s, HX_RAW, data, size, 0);
-    js_tokenize(&other, hx_reader(&s), (uint32_t)hx_rng_next(&rng) | 1);
+    js_tokenize(&other, hx_reader(&s), (uint32_t)hx_rng_next(&rng) | 1, 1);
     hx_close(&s);
     js_assert_skip(&base, &other);
     jrun_free(&other);
@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             continue;
         if (!hx_open(&s, path, data, size, w))
             break;
-        js_tokenize(&other, hx_reader(&s), 0);
+        js_tokenize(&other, hx_reader(&s), 0, 1);
         hx_close(&s);
         char what[64];
         snprintf(what, sizeof what, "%s (window %zu)", hx_path_name(path), w);

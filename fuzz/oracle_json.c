@@ -238,6 +238,7 @@ static void check_string(const jtok *t, const uint8_t *p)
 
 void jo_check_run(const jrun *run, const uint8_t *p, size_t n)
 {
+    hx_lines tokens_at = {0}, findings_at = {0};
     hx_check_well_formed(&run->d, "TC");
     /* Tokens: order, place, kind, nesting, depth, line:column. */
     char *stack = malloc(run->n + 1); /* '{' or '[' of each open container */
@@ -271,7 +272,7 @@ void jo_check_run(const jrun *run, const uint8_t *p, size_t n)
         prev_end = t->end;
         sep = t->kind == TC_JSON_KEY ? ':' : 0;
         uint32_t line, column;
-        hx_line_column(p, n, t->offset, &line, &column);
+        hx_line_column_next(&tokens_at, p, n, t->offset, &line, &column);
         FUZZ_ASSERT_MSG(t->line == line && t->column == column,
                         "token at %" PRIu64 " is at %" PRIu32 ":%" PRIu32 ", not %" PRIu32
                         ":%" PRIu32, t->offset, t->line, t->column, line, column);
@@ -340,7 +341,7 @@ void jo_check_run(const jrun *run, const uint8_t *p, size_t n)
     for (size_t i = 0; i < run->d.n; i++) {
         const hx_finding *d = &run->d.v[i];
         uint32_t line, column;
-        hx_line_column(p, n, d->offset, &line, &column);
+        hx_line_column_next(&findings_at, p, n, d->offset, &line, &column);
         FUZZ_ASSERT_MSG(d->offset <= n && d->line == line && d->column == column && d->path,
                         "%s at %" PRIu64 " is at %" PRIu32 ":%" PRIu32 ", not %" PRIu32
                         ":%" PRIu32, tc_rules[d->rule].id, d->offset, d->line, d->column, line,

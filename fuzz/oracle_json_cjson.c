@@ -11,6 +11,9 @@
 #include "oracle_json.h"
 #include "oracle_json_cjson.h"
 
+/* A token's JSON path for a message (tokens of later rounds keep none). */
+#define PATH(t) ((t)->path ? (t)->path : "(a token)")
+
 /* ---- the allow-list ---- */
 
 enum {
@@ -137,12 +140,12 @@ static size_t compare_value(const jrun *run, size_t i, const cJSON *c)
     case TC_JSON_ARRAY_BEGIN: {
         int object = t->kind == TC_JSON_OBJECT_BEGIN;
         FUZZ_ASSERT_MSG(object ? cJSON_IsObject(c) : cJSON_IsArray(c),
-                        "%s: tracecheck reads %s, cJSON type %d", t->path,
+                        "%s: tracecheck reads %s, cJSON type %d", PATH(t),
                         object ? "an object" : "an array", c->type);
         const cJSON *kid = c->child;
         size_t k = i + 1, members = 0;
         while (k < run->n && run->t[k].kind != (object ? TC_JSON_OBJECT_END : TC_JSON_ARRAY_END)) {
-            FUZZ_ASSERT_MSG(kid, "%s: cJSON has %zu members, tracecheck more", t->path, members);
+            FUZZ_ASSERT_MSG(kid, "%s: cJSON has %zu members, tracecheck more", PATH(t), members);
             if (object) {
                 const jtok *key = &run->t[k];
                 FUZZ_ASSERT(key->kind == TC_JSON_KEY);
@@ -152,7 +155,7 @@ static size_t compare_value(const jrun *run, size_t i, const cJSON *c)
                 FUZZ_ASSERT_MSG(kid->string && strlen(kid->string) == z &&
                                     memcmp(kid->string, key->text, z) == 0,
                                 "%s: member %zu is \"%.*s\" to tracecheck, \"%s\" to cJSON",
-                                t->path, members, (int)(z > 60 ? 60 : z), key->text,
+                                PATH(t), members, (int)(z > 60 ? 60 : z), key->text,
                                 kid->string ? kid->string : "(none)");
                 k++;
             }
@@ -160,51 +163,51 @@ static size_t compare_value(const jrun *run, size_t i, const cJSON *c)
             kid = kid->next;
             members++;
         }
-        FUZZ_ASSERT_MSG(k < run->n, "%s: tracecheck's tokens end inside it", t->path);
-        FUZZ_ASSERT_MSG(!kid, "%s: cJSON has more than tracecheck's %zu members", t->path,
+        FUZZ_ASSERT_MSG(k < run->n, "%s: tracecheck's tokens end inside it", PATH(t));
+        FUZZ_ASSERT_MSG(!kid, "%s: cJSON has more than tracecheck's %zu members", PATH(t),
                         members);
         return k + 1;
     }
     case TC_JSON_STRING: {
         FUZZ_ASSERT_MSG(cJSON_IsString(c) && c->valuestring, "%s: a string to tracecheck, cJSON "
-                        "type %d", t->path, c->type);
+                        "type %d", PATH(t), c->type);
         size_t z = strnlen(t->text, t->len);
         if (z < t->len)
             count(CJSON_NUL_ENDS_STRINGS);
         FUZZ_ASSERT_MSG(strlen(c->valuestring) == z && memcmp(c->valuestring, t->text, z) == 0,
-                        "%s: the string is \"%.*s\" to tracecheck, \"%.60s\" to cJSON", t->path,
+                        "%s: the string is \"%.*s\" to tracecheck, \"%.60s\" to cJSON", PATH(t),
                         (int)(z > 60 ? 60 : z), t->text, c->valuestring);
         return i + 1;
     }
     case TC_JSON_NUMBER: {
-        FUZZ_ASSERT_MSG(cJSON_IsNumber(c), "%s: a number to tracecheck, cJSON type %d", t->path,
+        FUZZ_ASSERT_MSG(cJSON_IsNumber(c), "%s: a number to tracecheck, cJSON type %d", PATH(t),
                         c->type);
         double d = c->valuedouble, v;
         count(CJSON_NUMBERS_AS_DOUBLES);
         size_t used = strtod_at((const uint8_t *)t->text, t->len, &v);
         FUZZ_ASSERT_MSG(used == t->len && same_double(v, d),
-                        "%s: the number %s is %.17g to cJSON", t->path, t->text, d);
+                        "%s: the number %s is %.17g to cJSON", PATH(t), t->text, d);
         if (t->integer && t->fits) {
             double x = t->negative ? (double)t->i64 : (double)t->u64;
             FUZZ_ASSERT_MSG(x == d, "%s: the integer %s converts to %.17g, cJSON has %.17g",
-                            t->path, t->text, x, d);
+                            PATH(t), t->text, x, d);
             int small = t->negative ? t->i64 >= -(INT64_C(1) << 53)
                                     : t->u64 <= (UINT64_C(1) << 53);
             if (small)
                 FUZZ_ASSERT_MSG(t->negative ? (int64_t)d == t->i64 : (uint64_t)d == t->u64,
-                                "%s: the integer %s is not exactly cJSON's %.17g", t->path,
+                                "%s: the integer %s is not exactly cJSON's %.17g", PATH(t),
                                 t->text, d);
         } else if (t->integer) {
             FUZZ_ASSERT_MSG(t->negative ? d <= -0x1p63 : d >= 0x1p64,
-                            "%s: %s does not fit in 64 bits, but cJSON has %.17g", t->path,
+                            "%s: %s does not fit in 64 bits, but cJSON has %.17g", PATH(t),
                             t->text, d);
         }
         return i + 1;
     }
-    case TC_JSON_TRUE: FUZZ_ASSERT_MSG(cJSON_IsTrue(c), "%s: true", t->path); return i + 1;
-    case TC_JSON_FALSE: FUZZ_ASSERT_MSG(cJSON_IsFalse(c), "%s: false", t->path); return i + 1;
-    case TC_JSON_NULL: FUZZ_ASSERT_MSG(cJSON_IsNull(c), "%s: null", t->path); return i + 1;
-    default: FUZZ_FAIL("%s: token kind %d where a value begins", t->path, t->kind);
+    case TC_JSON_TRUE: FUZZ_ASSERT_MSG(cJSON_IsTrue(c), "%s: true", PATH(t)); return i + 1;
+    case TC_JSON_FALSE: FUZZ_ASSERT_MSG(cJSON_IsFalse(c), "%s: false", PATH(t)); return i + 1;
+    case TC_JSON_NULL: FUZZ_ASSERT_MSG(cJSON_IsNull(c), "%s: null", PATH(t)); return i + 1;
+    default: FUZZ_FAIL("%s: token kind %d where a value begins", PATH(t), t->kind);
     }
 }
 
@@ -245,7 +248,7 @@ static void differential(const uint8_t *p, size_t size, int round, const jrun *g
     if (!run) {
         tc_reader r;
         tc_reader_init_memory(&r, p, size);
-        js_tokenize(&own, &r, 0);
+        js_tokenize(&own, &r, 0, 0);
         jo_check_run(&own, p, size);
         run = &own;
     }

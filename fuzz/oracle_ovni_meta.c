@@ -525,12 +525,13 @@ static void compare_judged(const ov_meta_run *run, judge *g)
 
 static void check_run(const ov_meta_run *run, const uint8_t *p, size_t n)
 {
+    hx_lines findings_at = {0};
     hx_check_well_formed(&run->f, "OVNI TC");
     size_t json_errors = 0;
     for (size_t i = 0; i < run->f.n; i++) {
         const hx_finding *d = &run->f.v[i];
         uint32_t line, column;
-        hx_line_column(p, n, d->offset, &line, &column);
+        hx_line_column_next(&findings_at, p, n, d->offset, &line, &column);
         FUZZ_ASSERT_MSG(!d->unlocated && d->path && d->offset <= n && d->line == line &&
                             d->column == column,
                         "%s at %" PRIu64 " is at %" PRIu32 ":%" PRIu32 " (%s), not %" PRIu32

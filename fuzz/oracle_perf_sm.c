@@ -504,7 +504,7 @@ static void compare_findings(const pf_layer *got, const pf_layer *ref, int deep)
     FUZZ_ASSERT_MSG(got->nf == ref->nf, "%zu and %zu findings", got->nf, ref->nf);
 }
 
-static void compare_events(const pf_layer *got, const pf_layer *ref)
+void pso_compare_events(const pf_layer *got, const pf_layer *ref)
 {
     FUZZ_ASSERT_MSG(got->ne == ref->ne, "%zu events from the state machine, %zu from the "
                     "spec's reading", got->ne, ref->ne);
@@ -601,5 +601,5 @@ void pso_print(const pf_layer *got, const pf_layer *ref, const tc_perf_msg *msgs
 void pso_compare(const pf_layer *got, const pf_layer *ref, int deep)
 {
     compare_findings(got, ref, deep);
-    compare_events(got, ref);
+    pso_compare_events(got, ref);
 }

@@ -37,6 +37,9 @@ int pso_read(pf_layer *ref, const tc_perf_msg *m, size_t n, unsigned channel, ui
  * reading's (call-stack findings left out when deep). */
 void pso_compare(const pf_layer *got, const pf_layer *ref, int deep);
 
+/* The events only: headers and records, field by field. */
+void pso_compare_events(const pf_layer *got, const pf_layer *ref);
+
 /* Every located finding of got lies at a perf-channel message of the n at
  * msgs (in offset order), with its line; only PERF-NO-DATA is unlocated. */
 void pso_check_locations(const pf_layer *got, const tc_perf_msg *msgs, size_t nmsgs,

@@ -23,14 +23,13 @@ static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
 
 typedef struct collector {
     ov_run *run;
-    int keep;
+    int keep, hash;
     tc_jsonl jl;
 } collector;
 
-static void add_event(collector *c, const tc_ovni_event *e)
+/* Every field of the event, payload included, into the running hash. */
+static uint64_t hash_event(uint64_t h, const tc_ovni_event *e)
 {
-    ov_run *run = c->run;
-    uint64_t h = run->event_hash;
     HASH_FIELD(h, e->offset);
     HASH_FIELD(h, e->flags);
     HASH_FIELD(h, e->size_code);
@@ -40,10 +39,15 @@ static void add_event(collector *c, const tc_ovni_event *e)
     HASH_FIELD(h, e->payload_len);
     int held = e->payload != NULL;
     HASH_FIELD(h, held);
-    if (e->payload)
-        h = hash_bytes(h, e->payload, e->payload_len);
-    run->event_hash = h;
+    return e->payload ? hash_bytes(h, e->payload, e->payload_len) : h;
+}
+
+static void add_event(collector *c, const tc_ovni_event *e)
+{
+    ov_run *run = c->run;
     run->nevents++;
+    if (c->hash)
+        run->event_hash = hash_event(run->event_hash, e);
     if (!c->keep)
         return;
     if (run->nevents > run->cap) {
@@ -101,7 +105,7 @@ void ov_parse_stream(ov_run *run, tc_reader *r, const ov_opts *o)
 {
     memset(run, 0, sizeof *run);
     run->event_hash = 0xcbf29ce484222325ull;
-    collector c = {.run = run, .keep = o->keep};
+    collector c = {.run = run, .keep = o->keep, .hash = o->hash};
     tc_diag_sink sink;
     hx_sink_init(&sink, &run->f, 1, o->max_repeats);
     if (o->library) {

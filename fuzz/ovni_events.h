@@ -35,6 +35,7 @@ typedef struct ov_opts {
     int models;           /* run the model layer */
     const tc_ovni_meta *meta; /* (not library) the metadata the model layer sees, or NULL */
     int keep;             /* keep the events (run->ev) */
+    int hash;             /* hash them (event_hash), to compare runs */
     int dump;             /* (library) write the canonical dump */
     unsigned max_repeats; /* 0: no cap */
 } ov_opts;

@@ -1,6 +1,6 @@
 /*
  * The lean ovni harness: one parse of a raw stream.obs through the stream
- * and model calls a whole trace's check makes, with payloads, uncapped,
+ * and model calls a whole trace's check makes, with payloads and the repeat cap,
  * without metadata or with metadata from the seeded source (a thread or
  * not, the models required, ovni's own at an incompatible version), judged
  * by oracle_ovni_stream.h's reading of the stream from spec/ovni.md: the
@@ -25,7 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int with_meta = (int)hx_rng_below(&rng, 2);
     if (with_meta)
         ovo_pick_meta(&meta, &v, &rng);
-    const ov_opts o = {.payloads = 1, .models = 1, .meta = with_meta ? &meta : NULL, .keep = 1};
+    const ov_opts o = {.payloads = 1, .models = 1, .meta = with_meta ? &meta : NULL, .keep = 1,
+                       .max_repeats = TC_DEFAULT_MAX_REPEATS};
     ov_run run;
     ov_parse_stream_path(&run, HX_RAW, data, size, 0, &o);
     hx_check_well_formed(&run.f, "OVNI");

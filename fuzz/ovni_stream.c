@@ -53,12 +53,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int as_meta = read_as_metadata(data, size);
 
     ov_run lib, base, other;
-    const ov_opts lib_opts = {.library = 1, .models = 1, .keep = 1, .dump = 1};
+    const ov_opts lib_opts = {.library = 1, .models = 1, .keep = 1, .hash = 1, .dump = 1};
     ov_parse_stream_path(&lib, HX_RAW, data, size, 0, &lib_opts);
     hx_check_well_formed(&lib.f, as_meta ? "OVNI TC" : "OVNI");
 
     /* As a whole trace's check reads it, with payloads: the base run. */
-    const ov_opts base_opts = {.payloads = 1, .models = 1, .keep = 1};
+    const ov_opts base_opts = {.payloads = 1, .models = 1, .keep = 1, .hash = 1};
     ov_parse_stream_path(&base, HX_RAW, data, size, 0, &base_opts);
     hx_check_well_formed(&base.f, "OVNI");
     hx_check_binary_locations(&base.f, size, NULL);
@@ -70,12 +70,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     /* Without payloads (a trace's check): jumbo data is skipped, not held. */
-    const ov_opts quiet = {.models = 1, .keep = 1};
+    const ov_opts quiet = {.models = 1, .keep = 1, .hash = 1};
     ov_parse_stream_path(&other, HX_RAW, data, size, 0, &quiet);
     ov_assert_same_runs(&base, "with payloads", &other, "without", 0);
     ov_run_free(&other);
 
-    const ov_opts no_models = {.payloads = 1};
+    const ov_opts no_models = {.payloads = 1, .hash = 1};
     ov_parse_stream_path(&other, HX_RAW, data, size, 0, &no_models);
     hx_assert_without(&base.f, &other.f, "without the model layer", ovo_model_rule);
     FUZZ_ASSERT(other.event_hash == base.event_hash && other.nevents == base.nevents);
@@ -103,7 +103,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (hx_path path = HX_READ; path <= HX_MMAP && !hx_compressed(data, size); path++) {
         size_t w = hx_pick_window(&rng, path);
         const ov_opts o = {.library = (int)hx_rng_below(&rng, 2),
-                           .payloads = (int)hx_rng_below(&rng, 2), .models = 1};
+                           .payloads = (int)hx_rng_below(&rng, 2), .models = 1, .hash = 1};
         if (path == HX_MMAP && hx_rng_below(&rng, 2))
             continue;
         ov_run ref;

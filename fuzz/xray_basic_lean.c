@@ -1,7 +1,7 @@
 /*
  * The lean XRay basic-mode harness: one parse of the raw bytes
  * (decompressed as `tracecheck validate --format xray-basic` does),
- * pedantic, uncapped, with events, judged by oracle_xray_basic.h's reading
+ * pedantic, with the repeat cap, with events, judged by oracle_xray_basic.h's reading
  * of the log from the spec (every XRAY-BASIC finding, exactly) and by
  * oracle_xray.h's checks of findings, events and accepted logs. This is the
  * harness for campaigns; xray_parse replays each input over every input
@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!hx_plain_get(&pl, data, size, HX_DECOMPRESSED_LIMIT))
         return 0;
     static const xr_opts o = {.mode = TC_FORMAT_XRAY_BASIC, .pedantic = 1, .events = 1,
-                              .keep = 1};
+                              .keep = 1, .max_repeats = TC_DEFAULT_MAX_REPEATS};
     xr_run run;
     xr_parse_path(&run, HX_MEMORY, data, size, 0, &o);
     xo_check_findings(&run, &pl);

@@ -9,7 +9,7 @@
 
 typedef struct collector {
     xr_run *run;
-    int keep;
+    int keep, hash;
     tc_jsonl jl;
 } collector;
 
@@ -60,7 +60,8 @@ static void on_event(void *user, const void *event)
     if (c->jl.f)
         lib_xray_dump_event(&c->jl, e);
     run->nevents++;
-    run->event_hash = hash_event(run->event_hash, e);
+    if (c->hash)
+        run->event_hash = hash_event(run->event_hash, e);
     if (!c->keep)
         return;
     size_t n = run->nevents - 1;
@@ -84,7 +85,7 @@ void xr_parse(xr_run *run, tc_reader *r, const xr_opts *o)
 {
     memset(run, 0, sizeof *run);
     run->event_hash = 0xcbf29ce484222325ull;
-    collector c = {.run = run, .keep = o->keep};
+    collector c = {.run = run, .keep = o->keep, .hash = o->hash};
     if (o->events && o->dump) {
         c.jl.f = open_memstream(&run->dump, &run->dump_len);
         FUZZ_CHECK_ALLOC(c.jl.f);

@@ -23,7 +23,8 @@ typedef struct xr_opts {
                              (either, as the header says) */
     int pedantic;
     unsigned max_repeats; /* 0: no cap */
-    int events;           /* give the parser an event callback (events counted and hashed) */
+    int events;           /* give the parser an event callback (events counted) */
+    int hash;             /* and hashed (event_hash), to compare runs */
     int keep;             /* and keep them (run->events), for checks beyond equality */
     int dump;             /* and write the canonical dump */
 } xr_opts;
@@ -31,7 +32,7 @@ typedef struct xr_opts {
 typedef struct xr_run {
     hx_findings f;
     size_t nevents;          /* events delivered */
-    uint64_t event_hash;     /* of every field of every event, payloads included */
+    uint64_t event_hash;     /* of every field of every event, payloads included (hash) */
     tc_xray_event *events;   /* when kept: .header is NULL, .data points to a copy */
     size_t ecap;
     tc_xray_header header;   /* from the header event */

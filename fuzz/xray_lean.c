@@ -1,6 +1,6 @@
 /*
  * The lean XRay FDR harness: one parse of the raw bytes (decompressed as
- * `tracecheck validate --format xray` does), pedantic, uncapped, with
+ * `tracecheck validate --format xray` does, repeat cap included), pedantic, with
  * events, judged by the oracles of oracle_xray.h, which cost a fraction of
  * the parse: findings well formed and located; events well formed, in
  * order, inside the input and inside their buffers; typed events only in
@@ -21,7 +21,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     hx_plain pl;
     if (!hx_plain_get(&pl, data, size, HX_DECOMPRESSED_LIMIT))
         return 0;
-    static const xr_opts o = {.mode = TC_FORMAT_XRAY, .pedantic = 1, .events = 1, .keep = 1};
+    static const xr_opts o = {.mode = TC_FORMAT_XRAY, .pedantic = 1, .events = 1, .keep = 1,
+                              .max_repeats = TC_DEFAULT_MAX_REPEATS};
     xr_run run;
     xr_parse_path(&run, HX_MEMORY, data, size, 0, &o);
     xo_check_findings(&run, &pl);

@@ -39,9 +39,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * events. Without events the parser takes its fast path over function
      * records, so comparing the two is a differential test of that path. */
     static const xr_opts opts[4] = {
-        {.pedantic = 1, .events = 1, .keep = 1, .dump = 1}, /* base: judged in depth */
+        {.pedantic = 1, .events = 1, .hash = 1, .keep = 1, .dump = 1}, /* base: judged */
         {.pedantic = 1},
-        {.events = 1},
+        {.events = 1, .hash = 1},
         {0},
     };
     static const char *const opt_names[4] = {"pedantic, events", "pedantic", "events", "plain"};
