@@ -28,6 +28,8 @@ FUZZ_C_TARGETS += dcfg_parse dtrc_parse dtrc_sequence dcfg_dom dcfg_roundtrip
 FUZZ_C_TARGETS += perf_container perf_messages perf_roundtrip
 FUZZ_CXX_TARGETS := xray_differential
 FUZZ_TARGETS := $(FUZZ_C_TARGETS) $(FUZZ_CXX_TARGETS)
+# Sources of one harness alone (the LLVM differential's oracle is C++).
+FUZZ_EXTRA_xray_differential := fuzz/oracle_xray_llvm.cc
 FUZZ_ENGINES := libfuzzer afl regress
 
 FUZZ_OUT := $(BUILD)/fuzz
@@ -116,7 +118,8 @@ $(foreach t,$(FUZZ_TARGETS),$(if $(FUZZ_MUTATOR_$(t)),\
 FUZZ_AFL_MUTATORS := $(FUZZ_MUTATORS:%=$(FUZZ_OUT)/afl/%-mutator.so)
 fuzz_afl_env = $(if $(FUZZ_AFL_MUTATOR_$(1)),AFL_CUSTOM_MUTATOR_LIBRARY=$(abspath $(FUZZ_AFL_MUTATOR_$(1))))
 
-SMOKE_SECONDS ?= 15
+# Per harness: 24 harnesses at 8 s cost about what 14 at 15 s did.
+SMOKE_SECONDS ?= 8
 AFL_SMOKE_SECONDS ?= 5
 AFL_SMOKE_TARGET ?= xray_parse
 FUZZ_MAX_LEN ?= 8192
@@ -187,9 +190,13 @@ $(FUZZ_OUT)/$(1)/obj/%.o: %.cc
 FZ_$(1)_LIBOBJS := $$(patsubst %.c,$(FUZZ_OUT)/$(1)/obj/%.o,$(FUZZ_LIB_SRCS) $(FUZZ_HELPER_SRCS))
 endef
 
+# A target's own objects: the harness, and the sources of it alone.
+fuzz_target_objs = $(FUZZ_OUT)/$(1)/obj/fuzz/$(2).o \
+    $(patsubst %.cc,$(FUZZ_OUT)/$(1)/obj/%.o,$(patsubst %.c,$(FUZZ_OUT)/$(1)/obj/%.o,$(FUZZ_EXTRA_$(2))))
+
 # $(1) engine, $(2) target, $(3) C or CXX (the linker and LLVM's libraries).
 define FUZZ_TARGET_RULES
-$(FUZZ_OUT)/$(1)/$(2): $(FUZZ_OUT)/$(1)/obj/fuzz/$(2).o $$(FZ_$(1)_LIBOBJS) $$(FZ_$(1)_MAIN)
+$(FUZZ_OUT)/$(1)/$(2): $(call fuzz_target_objs,$(1),$(2)) $$(FZ_$(1)_LIBOBJS) $$(FZ_$(1)_MAIN)
 	$$(call say,LD-FZ,$$@)
 	$$(Q)$$(FZ_$(1)_$(3)) $$(call fuzz_san,$(1)) -o $$@ $$^ $$(FZ_$(1)_LINK) \
 	    $(if $(filter CXX,$(3)),$$(FUZZ_LLVM_LIBS)) $$(LIBS)
@@ -350,7 +357,8 @@ CHECK_TARGETS += check-fuzz-afl-ovni check-fuzz-docs-json
 
 # fuzz/build.sh reads what to build from here, so that the harnesses, their
 # seeds and dictionaries are listed once: "lib SRC...", "regressions DIR...",
-# "max_len N", then "target NAME c|c++ DICT|- SEEDDIR..." per harness.
+# "max_len N", then "target NAME c|c++ DICT|- SEEDDIR..." per harness and
+# "extra NAME SRC..." for the sources of one harness alone.
 .PHONY: print-fuzz-ossfuzz
 print-fuzz-ossfuzz:
 	@echo "lib $(FUZZ_LIB_SRCS) $(FUZZ_HELPER_SRCS)"
@@ -358,6 +366,7 @@ print-fuzz-ossfuzz:
 	@echo "max_len $(FUZZ_MAX_LEN)"
 	@$(foreach t,$(FUZZ_C_TARGETS),echo "target $(t) c $(call fuzz_dict,$(t)) $(call fuzz_seeds,$(t))";)
 	@$(foreach t,$(FUZZ_CXX_TARGETS),echo "target $(t) c++ $(call fuzz_dict,$(t)) $(call fuzz_seeds,$(t))";)
+	@$(foreach t,$(FUZZ_TARGETS),$(if $(FUZZ_EXTRA_$(t)),echo "extra $(t) $(FUZZ_EXTRA_$(t))";))
 
 # fuzz/build.sh run as OSS-Fuzz runs it (libFuzzer, ASan), what it puts in
 # $OUT checked against the lists above, each fuzzer run over its seed corpus,
@@ -476,7 +485,7 @@ FB_$(1)_OBJS := $$(patsubst %.c,$(FB_OUT)/bench-$(1)/obj/%.o,$(FB_HOOKED_SRCS)) 
 endef
 
 define FB_TARGET_RULES
-$(FB_OUT)/bench-$(1)/$(2): $(FUZZ_OUT)/$(1)/obj/fuzz/$(2).o $$(FB_$(1)_OBJS) $$(FZ_$(1)_MAIN)
+$(FB_OUT)/bench-$(1)/$(2): $(call fuzz_target_objs,$(1),$(2)) $$(FB_$(1)_OBJS) $$(FZ_$(1)_MAIN)
 	$$(call say,LD-FB,$$@)
 	$$(Q)$$(FZ_$(1)_$(3)) $$(FUZZ_SAN) -o $$@ $$^ $$(FZ_$(1)_LINK) \
 	    $(if $(filter CXX,$(3)),$$(FUZZ_LLVM_LIBS)) $$(LIBS)

@@ -86,6 +86,11 @@ static inline void lib_xray_dump_event(tc_jsonl *w, const tc_xray_event *e)
     tc_xray_dump_event(w, e);
 }
 static inline const char *lib_xray_kind_name(unsigned kind) { return tc_xray_kind_name(kind); }
+/* Whether the first bytes are a basic-mode header (ruling 13). */
+static inline int lib_xray_basic_sniff(const uint8_t *p, size_t n)
+{
+    return tc_xray_basic_sniff(p, n);
+}
 
 /* ---- ovni ---- */
 
