@@ -125,6 +125,8 @@ FUZZ_CXXFLAGS := -std=c++17 -Wall -Wextra -Wshadow $(WERROR) $(FUZZ_DEBUG)
 FZ_libfuzzer_CC := $(FUZZ_CC)
 FZ_libfuzzer_CXX := $(FUZZ_CXX)
 FZ_libfuzzer_OBJ := -fsanitize=fuzzer-no-link -fsanitize-coverage-ignorelist=fuzz/coverage.ignore
+# What an engine's objects depend on beyond their sources and headers.
+FZ_libfuzzer_DEPS := fuzz/coverage.ignore
 FZ_libfuzzer_LINK := -fsanitize=fuzzer
 FZ_afl_CC := AFL_QUIET=1 $(AFL_CC)
 FZ_afl_CXX := AFL_QUIET=1 $(AFL_CXX)
@@ -146,13 +148,13 @@ fuzz_san = $(if $(filter aflcmplog,$(1)),,$(FUZZ_SAN))
 # ---- objects and programs ----
 
 define FUZZ_ENGINE_RULES
-$(FUZZ_OUT)/$(1)/obj/%.o: %.c
+$(FUZZ_OUT)/$(1)/obj/%.o: %.c $$(FZ_$(1)_DEPS)
 	@mkdir -p $$(@D)
 	$$(call say,CC-FZ,$$<)
 	$$(Q)$$(FZ_$(1)_CC) $$(CPPFLAGS) $$(FUZZ_CFLAGS) $$(call fuzz_san,$(1)) $$(FZ_$(1)_OBJ) \
 	    -MMD -MP -c $$< -o $$@
 
-$(FUZZ_OUT)/$(1)/obj/%.o: %.cc
+$(FUZZ_OUT)/$(1)/obj/%.o: %.cc $$(FZ_$(1)_DEPS)
 	@mkdir -p $$(@D)
 	$$(call say,CXX-FZ,$$<)
 	$$(Q)$$(FZ_$(1)_CXX) $$(CPPFLAGS) $$(FUZZ_LLVM_CXXFLAGS) $$(FUZZ_CXXFLAGS) $$(call fuzz_san,$(1)) \
@@ -444,7 +446,7 @@ $(FB_OUT)/bench-canary.o: bench/fuzz_bench_canary.c parsers/common/fuzzbench.h
 
 # $(1): the engine whose objects and flags the bench build reuses.
 define FB_ENGINE_RULES
-$(FB_OUT)/bench-$(1)/obj/%.o: %.c
+$(FB_OUT)/bench-$(1)/obj/%.o: %.c $$(FZ_$(1)_DEPS)
 	@mkdir -p $$(@D)
 	$$(call say,CC-FB,$$<)
 	$$(Q)$$(FZ_$(1)_CC) $$(CPPFLAGS) $$(FUZZ_CFLAGS) -DTC_FUZZBENCH $$(FUZZ_SAN) $$(FZ_$(1)_OBJ) \

@@ -49,9 +49,15 @@ typedef struct hx_finding {
     char *context; /* NULL when the parser gave none */
 } hx_finding;
 
+/* The findings' texts, copied into blocks that never move: a few
+ * allocations per run instead of three per finding (under ASan each
+ * allocation records a stack, which cost more than the parse). */
+typedef struct hx_text_block hx_text_block;
+
 typedef struct hx_findings {
     hx_finding *v;
     size_t n, cap;
+    hx_text_block *text; /* the newest block, linked to the older ones */
     unsigned max_repeats;             /* the sink's repeat cap (UINT32_MAX: none) */
     uint64_t errors, warnings, notes; /* the sink's counters */
     uint64_t count[TC_RULE__COUNT];   /* the sink's per-rule counts, suppressed ones included */

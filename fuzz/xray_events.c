@@ -48,6 +48,11 @@ static uint64_t hash_event(uint64_t h, const tc_xray_event *e)
     return e->data ? hash_bytes(h, e->data, e->data_len) : h;
 }
 
+/* The events array of the last run freed, for the next run: a lean
+ * harness's run then allocates no array. */
+static tc_xray_event *spare_events;
+static size_t spare_ecap;
+
 static void on_event(void *user, const void *event)
 {
     collector *c = user;
@@ -65,6 +70,11 @@ static void on_event(void *user, const void *event)
     if (!c->keep)
         return;
     size_t n = run->nevents - 1;
+    if (n == run->ecap && !run->events && spare_events) {
+        run->events = spare_events;
+        run->ecap = spare_ecap;
+        spare_events = NULL;
+    }
     if (n == run->ecap) {
         run->ecap = run->ecap ? 2 * run->ecap : 64;
         run->events = realloc(run->events, run->ecap * sizeof *run->events);
@@ -125,7 +135,12 @@ void xr_run_free(xr_run *run)
     hx_findings_free(&run->f);
     for (size_t i = 0; run->events && i < run->nevents; i++)
         free((void *)run->events[i].data);
-    free(run->events);
+    if (!spare_events) {
+        spare_events = run->events;
+        spare_ecap = run->ecap;
+    } else {
+        free(run->events);
+    }
     free(run->dump);
     memset(run, 0, sizeof *run);
 }
