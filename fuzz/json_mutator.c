@@ -30,19 +30,37 @@ static int num_char(uint8_t c)
     return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
 }
 
-/* Cuts p into tokens and matches brackets. Returns 0 when out of memory. */
-static int lex(doc *d, const uint8_t *p, size_t n)
+/* Grows *v to hold need elements of size each; 0 when out of memory. */
+static int reserve(void **v, size_t *cap, size_t need, size_t size)
 {
+    if (need <= *cap)
+        return 1;
+    void *q = realloc(*v, need * size);
+    if (!q)
+        return 0;
+    *v = q;
+    *cap = need;
+    return 1;
+}
+
+/* Cuts p into tokens and matches brackets, into the token array of slot (0
+ * or 1: a cross-over reads two documents at once). The arrays are kept
+ * from call to call, as large as the largest input yet: a mutation then
+ * allocates nothing (320 KiB a call otherwise, which under ASan is an mmap
+ * and its page faults). Returns 0 when out of memory. */
+static int lex(doc *d, const uint8_t *p, size_t n, unsigned slot)
+{
+    static tok *toks[2];
+    static size_t tok_cap[2], stack_cap;
+    static long *stack;
     memset(d, 0, sizeof *d);
     d->p = p;
     d->n = n;
-    d->t = malloc(MAX_TOKENS * sizeof *d->t);
-    long *stack = malloc(MAX_TOKENS * sizeof *stack);
-    if (!d->t || !stack) {
-        free(d->t);
-        free(stack);
+    size_t most = (n < MAX_TOKENS ? n : MAX_TOKENS) + 1; /* a token has a byte at least */
+    if (!reserve((void **)&toks[slot], &tok_cap[slot], most, sizeof *toks[slot]) ||
+        !reserve((void **)&stack, &stack_cap, most, sizeof *stack))
         return 0;
-    }
+    d->t = toks[slot];
     size_t top = 0;
     for (size_t i = 0; i < n && d->nt < MAX_TOKENS;) {
         uint8_t c = p[i];
@@ -90,7 +108,6 @@ static int lex(doc *d, const uint8_t *p, size_t n)
         d->nt++;
         i = x.end;
     }
-    free(stack);
     return 1;
 }
 
@@ -324,12 +341,11 @@ size_t json_mutate(uint8_t *data, size_t size, size_t max_size, unsigned seed,
     size_t n = size;
     for (size_t k = 1 + mut_below(&g, 3); k > 0; k--) {
         doc d;
-        if (!lex(&d, data, n))
+        if (!lex(&d, data, n, 0))
             break;
         int any = pick(&d, &g, -1) >= 0;
         if (any)
             n = mutate_doc(&d, &g, scratch, max_size);
-        free(d.t);
         if (!any) {
             free(scratch);
             return mut_bytes(data, size, max_size, &g, bytes);
@@ -347,12 +363,11 @@ size_t json_cross_over(const uint8_t *a, size_t na, const uint8_t *b, size_t nb,
     mut_seed(&g, seed);
     doc x, y;
     size_t n = na < max_size ? na : max_size;
-    if (!lex(&x, a, na)) {
+    if (!lex(&x, a, na, 0)) {
         memcpy(out, a, n);
         return n;
     }
-    if (!lex(&y, b, nb)) {
-        free(x.t);
+    if (!lex(&y, b, nb, 1)) {
         memcpy(out, a, n);
         return n;
     }
@@ -362,7 +377,5 @@ size_t json_cross_over(const uint8_t *a, size_t na, const uint8_t *b, size_t nb,
                     out, max_size);
     else
         memcpy(out, a, n);
-    free(x.t);
-    free(y.t);
     return n;
 }

@@ -1,5 +1,5 @@
 /*
- * The canonical dump of one ovni stream read alone (tc_ovni_parse_file),
+ * The canonical dump of one ovni stream read alone (tc_ovni_parse),
  * line by line against what spec/canonical-dump.md says of each record:
  * the header, the stream, then every event with its clock, MCV (byte by
  * byte), flags, size code, jumbo size and payload; a sample of the lines

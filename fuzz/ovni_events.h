@@ -29,7 +29,7 @@ typedef struct ov_event {
 } ov_event;
 
 typedef struct ov_opts {
-    int library;          /* through tc_ovni_parse_file (events and dump records), else the
+    int library;          /* through tc_ovni_parse (events and dump records), else the
                              stream and model calls as a whole trace's check makes them */
     int payloads;         /* (not library) ask the stream parser for payloads */
     int models;           /* run the model layer */

@@ -65,7 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ovo_check_stream(&base, data, size, &plain, 1, "the stream calls");
     ovo_check_reencode(&base, data, size);
     if (!as_meta) {
-        ov_assert_same_runs(&lib, "tc_ovni_parse_file", &base, "the stream calls", 1);
+        ov_assert_same_runs(&lib, "tc_ovni_parse", &base, "the stream calls", 1);
         ovo_check_dump(&lib);
     }
 
