@@ -27,6 +27,7 @@ enum { NEW_BUFFER, END_OF_BUFFER, NEW_CPU, TSC_WRAP, WALL_TIME, CUSTOM, CALL_ARG
 typedef struct rec {
     uint8_t *p;
     size_t n;
+    int owned; /* p is an allocation of its own, not a place in the file's copy */
 } rec;
 
 typedef struct xfile {
@@ -35,6 +36,7 @@ typedef struct xfile {
     unsigned version;
     rec *r;
     size_t n;
+    uint8_t *copy; /* the input's bytes, which the records read point into */
     uint8_t *tail;
     size_t tail_len;
 } xfile;
@@ -64,19 +66,16 @@ static uint8_t tag(const xfile *f, unsigned kind)
 static void file_free(xfile *f)
 {
     for (size_t i = 0; i < f->n; i++)
-        free(f->r[i].p);
+        if (f->r[i].owned)
+            free(f->r[i].p);
     free(f->r);
+    free(f->copy);
     free(f->tail);
 }
 
-static int add(xfile *f, const uint8_t *p, size_t n)
-{
-    f->r[f->n].p = copy_of(p, n);
-    if (!f->r[f->n].p)
-        return 0;
-    f->r[f->n++].n = n;
-    return 1;
-}
+/* A record read from the input: a place in the file's copy (one allocation
+ * for the file, not one per record: under ASan each costs a stack trace). */
+static void add(xfile *f, uint8_t *p, size_t n) { f->r[f->n++] = (rec){p, n, 0}; }
 
 /* Returns 0 when data is no XRay file (or memory ran out). */
 static int file_read(xfile *f, const uint8_t *data, size_t size)
@@ -94,8 +93,11 @@ static int file_read(xfile *f, const uint8_t *data, size_t size)
     f->version = (unsigned)mut_rd(data, 2, f->be);
     f->basic = mut_rd(data + 2, 2, f->be) == 0;
     f->r = malloc(MAX_RECORDS * sizeof *f->r);
-    if (!f->r)
+    f->copy = copy_of(data, size);
+    if (!f->r || !f->copy) {
+        file_free(f);
         return 0;
+    }
     size_t pos = HEADER;
     while (pos < size && f->n < MAX_RECORDS) {
         size_t left = size - pos, len;
@@ -114,10 +116,7 @@ static int file_read(xfile *f, const uint8_t *data, size_t size)
         }
         if (len > left)
             break;
-        if (!add(f, data + pos, len)) {
-            file_free(f);
-            return 0;
-        }
+        add(f, f->copy + pos, len);
         pos += len;
     }
     f->tail_len = size - pos;
@@ -156,14 +155,15 @@ static int insert_at(xfile *f, size_t at, const uint8_t *p, size_t n)
     if (!c)
         return 0;
     memmove(f->r + at + 1, f->r + at, (f->n - at) * sizeof *f->r);
-    f->r[at] = (rec){c, n};
+    f->r[at] = (rec){c, n, 1};
     f->n++;
     return 1;
 }
 
 static void remove_at(xfile *f, size_t at)
 {
-    free(f->r[at].p);
+    if (f->r[at].owned)
+        free(f->r[at].p);
     memmove(f->r + at, f->r + at + 1, (f->n - at - 1) * sizeof *f->r);
     f->n--;
 }
