@@ -541,6 +541,11 @@ def main():
     a = ap.parse_args()
     if getattr(a, "jobs", 1) < 1:
         die("--jobs is at least 1")
+    # Runs start libFuzzer in their own directory: paths given relative to
+    # the tree (make's default BUILD=build) must not depend on it.
+    for name in ("fuzz_out", "out", "binary", "input", "dir"):
+        if getattr(a, name, None):
+            setattr(a, name, os.path.abspath(getattr(a, name)))
     {"check": cmd_check, "bugs": cmd_bugs, "cov": cmd_cov, "table": cmd_table,
      "plot": cmd_plot}[a.cmd](a)
 

@@ -65,7 +65,7 @@ plan=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory \
     BUILD="$WORK/make" print-fuzz-ossfuzz) ||
     { echo "build.sh: 'make print-fuzz-ossfuzz' failed" >&2; exit 1; }
 lib_srcs=() targets=() regressions=() want=() max_len=""
-declare -A lang dict seeds
+declare -A lang dict seeds extra
 while read -r -a words; do
     case ${words[0]:-} in
         lib) lib_srcs+=("${words[@]:1}") ;;
@@ -75,6 +75,7 @@ while read -r -a words; do
             t=${words[1]}
             targets+=("$t") lang[$t]=${words[2]} dict[$t]=${words[3]} seeds[$t]=${words[*]:4}
             ;;
+        extra) extra[${words[1]}]=${words[*]:2} ;;
     esac
 done <<<"$plan"
 if [ ${#targets[@]} = 0 ] || [ ${#lib_srcs[@]} = 0 ] || [ -z "$max_len" ]; then
@@ -88,6 +89,17 @@ fi
 # OSS-Fuzz puts FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION in CFLAGS; defined
 # here too so that any $CFLAGS builds what the fuzzers are meant to run.
 cppflags=(-Iinclude -Ispec -D_FILE_OFFSET_BITS=64 -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION)
+# The fuzz code's own files stay out of the coverage instrumentation that
+# guides the fuzzer (fuzz/coverage.ignore says why), when the flags ask for
+# such instrumentation and the compiler takes an ignore list.
+fuzzcov=()
+case " $CFLAGS " in
+*-fsanitize=fuzzer*|*-fsanitize-coverage*)
+    if echo 'int x;' | $CC $CFLAGS -fsanitize-coverage-ignorelist=fuzz/coverage.ignore \
+        -x c -c -o /dev/null - 2>/dev/null; then
+        fuzzcov=(-fsanitize-coverage-ignorelist="$root/fuzz/coverage.ignore")
+    fi ;;
+esac
 libs=() shared_libs=() rpath=()
 
 if [ -f "$CJSON_SRC/cJSON.c" ] && [ -f "$CJSON_SRC/cJSON.h" ]; then
@@ -141,13 +153,14 @@ lib_objs=()
 for src in "${lib_srcs[@]}"; do
     o=$(objname "$src")
     # shellcheck disable=SC2086 # CFLAGS is a list of flags
-    spawn $CC "${cppflags[@]}" -std=c11 $CFLAGS -c "$src" -o "$o"
+    spawn $CC "${cppflags[@]}" -std=c11 $CFLAGS "${fuzzcov[@]}" -c "$src" -o "$o"
     lib_objs+=("$o")
 done
 for t in "${targets[@]}"; do
     if [ "${lang[$t]}" = c ]; then
         # shellcheck disable=SC2086
-        spawn $CC "${cppflags[@]}" -std=c11 $CFLAGS -c "fuzz/$t.c" -o "$obj/fuzz_$t.o"
+        spawn $CC "${cppflags[@]}" -std=c11 $CFLAGS "${fuzzcov[@]}" -c "fuzz/$t.c" \
+            -o "$obj/fuzz_$t.o"
     fi
 done
 wait_all
@@ -230,11 +243,19 @@ build_cxx() { # fuzzer
     else
         llvm_libs="-Wl,-rpath,$libdir $("$cfg" --libs xray support)"
     fi
+    local src objs=("$obj/fuzz_$t.o")
     # shellcheck disable=SC2086 # lists of flags
-    $CXX "${cppflags[@]}" -isystem "$inc" -std=c++17 -fno-exceptions $CXXFLAGS \
+    $CXX "${cppflags[@]}" -isystem "$inc" -std=c++17 -fno-exceptions $CXXFLAGS "${fuzzcov[@]}" \
         -c "fuzz/$t.cc" -o "$obj/fuzz_$t.o" || return 1
+    # Its own sources (fuzz.mk's FUZZ_EXTRA_<target>).
+    for src in ${extra[$t]:-}; do
+        # shellcheck disable=SC2086 # lists of flags
+        $CXX "${cppflags[@]}" -isystem "$inc" -std=c++17 -fno-exceptions $CXXFLAGS \
+            "${fuzzcov[@]}" -c "$src" -o "$(objname "$src")" || return 1
+        objs+=("$(objname "$src")")
+    done
     # shellcheck disable=SC2086 # lists of flags
-    $CXX $CXXFLAGS "$obj/fuzz_$t.o" "${lib_objs[@]}" $LIB_FUZZING_ENGINE \
+    $CXX $CXXFLAGS "${objs[@]}" "${lib_objs[@]}" $LIB_FUZZING_ENGINE \
         -L"$libdir" $llvm_libs "${libs[@]}" "${rpath[@]}" -o "$OUT/$t" || return 1
     install_extras "$t"
 }

@@ -13,243 +13,60 @@
  *    with no finding either;
  *  - the trace's dump has the generator's number of chunks and edges, and
  *    each edge of each thread is taken exactly as often as the DCFG's
- *    COUNT_PER_THREAD says.
+ *    COUNT_PER_THREAD says (oracle_dcfg_counts.h).
  */
-#include <cjson/cJSON.h>
 #include <inttypes.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "../generators/common/rng.h"
-#include "../generators/dcfg/dcfg_roundtrip.h"
-#include "../parsers/common/reader.h"
-#include "../parsers/dcfg/dcfg_model.h"
-#include "dcfg_run.h"
-#include "fuzz_helpers.h"
+#include "dcfg_runs.h"
+#include "harness.h"
+#include "library_gen.h"
+#include "oracle_dcfg_counts.h"
+#include "oracle_dump.h"
 
-static void check_clean(const dfz_run *run, const char *what, const dcfg_gen_params *p)
+static void check_clean(const dc_run *run, const char *what, const dcfg_gen_params *p)
 {
-    if (run->d.n == 0 && run->d.errors + run->d.warnings + run->d.notes == 0)
+    if (run->f.n == 0 && run->f.errors + run->f.warnings + run->f.notes == 0)
         return;
-    for (size_t i = 0; i < run->d.n && i < 5; i++)
-        ofz_print_diag(stderr, what, &run->d.v[i]);
-    FUZZ_FAIL("the generated %s (%u processes of %u threads, size %" PRIu64
-              "): %zu findings",
-              what, p->procs, p->threads, p->size, run->d.n);
-}
-
-/* ---- counting edges in the two dumps ---- */
-
-typedef struct tally {
-    uint64_t pid, edge, thread;
-    int64_t n; /* taken in the trace, less the DCFG's count */
-    int used;
-} tally;
-
-/* Open addressing on (pid, edge, thread): a trace of millions of edges
- * takes a few thousand distinct ones. */
-typedef struct tallies {
-    tally *v;
-    size_t n, cap; /* cap a power of two */
-} tallies;
-
-static size_t slot(const tallies *t, uint64_t pid, uint64_t edge, uint64_t thread)
-{
-    uint64_t h = (pid * 0x9e3779b97f4a7c15ull) ^ (edge * 0xc2b2ae3d27d4eb4full) ^
-                 (thread * 0x165667b19e3779f9ull);
-    h ^= h >> 29;
-    size_t i = (size_t)h & (t->cap - 1);
-    while (t->v[i].used &&
-           !(t->v[i].pid == pid && t->v[i].edge == edge && t->v[i].thread == thread))
-        i = (i + 1) & (t->cap - 1);
-    return i;
-}
-
-static void add(tallies *t, uint64_t pid, uint64_t edge, uint64_t thread, int64_t n)
-{
-    if (2 * (t->n + 1) > t->cap) {
-        tallies g = {calloc(t->cap ? 2 * t->cap : 1024, sizeof *t->v), 0,
-                     t->cap ? 2 * t->cap : 1024};
-        FUZZ_CHECK_ALLOC(g.v);
-        for (size_t i = 0; i < t->cap; i++)
-            if (t->v[i].used) {
-                g.v[slot(&g, t->v[i].pid, t->v[i].edge, t->v[i].thread)] = t->v[i];
-                g.n++;
-            }
-        free(t->v);
-        *t = g;
-    }
-    size_t i = slot(t, pid, edge, thread);
-    if (!t->v[i].used) {
-        t->v[i] = (tally){pid, edge, thread, 0, 1};
-        t->n++;
-    }
-    t->v[i].n += n;
-}
-
-/* A member that the dump writes as a decimal string (or a number). */
-static uint64_t u64_member(const cJSON *o, const char *name)
-{
-    const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, name);
-    FUZZ_ASSERT_MSG(m, "a dump line has no \"%s\"", name);
-    if (cJSON_IsNumber(m))
-        return (uint64_t)m->valuedouble;
-    FUZZ_ASSERT_MSG(cJSON_IsString(m), "\"%s\" is neither a string nor a number", name);
-    return strtoull(m->valuestring, NULL, 10);
-}
-
-typedef void (*line_fn)(void *user, const cJSON *line, const char *t);
-
-static void each_line(const char *dump, size_t len, line_fn fn, void *user)
-{
-    for (size_t at = 0; at < len;) {
-        const char *nl = memchr(dump + at, '\n', len - at);
-        size_t n = nl ? (size_t)(nl - (dump + at)) : len - at;
-        cJSON *o = cJSON_ParseWithLength(dump + at, n);
-        FUZZ_ASSERT_MSG(o, "cJSON does not read the dump line %.*s", (int)(n < 200 ? n : 200),
-                        dump + at);
-        const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "t");
-        FUZZ_ASSERT(cJSON_IsString(t));
-        fn(user, o, t->valuestring);
-        cJSON_Delete(o);
-        at += n + 1;
-    }
-}
-
-typedef struct dcfg_side {
-    tallies *t;
-} dcfg_side;
-
-static void on_dcfg_line(void *user, const cJSON *o, const char *t)
-{
-    dcfg_side *s = user;
-    if (strcmp(t, "edge") != 0)
-        return;
-    uint64_t pid = u64_member(o, "pid"), id = u64_member(o, "id");
-    const cJSON *c = cJSON_GetObjectItemCaseSensitive(o, "count_per_thread");
-    /* spec/canonical-dump.md: a string of decimal numbers one space apart;
-     * an array of decimal strings is read too. */
-    if (cJSON_IsArray(c)) {
-        uint64_t thread = 0;
-        for (const cJSON *x = c->child; x; x = x->next, thread++) {
-            FUZZ_ASSERT_MSG(cJSON_IsString(x) || cJSON_IsNumber(x), "count_per_thread of edge %"
-                            PRIu64 " holds something else than counts", id);
-            uint64_t v = cJSON_IsString(x) ? strtoull(x->valuestring, NULL, 10)
-                                           : (uint64_t)x->valuedouble;
-            if (v)
-                add(s->t, pid, id, thread, -(int64_t)v);
-        }
-        return;
-    }
-    FUZZ_ASSERT_MSG(cJSON_IsString(c), "edge %" PRIu64 ": count_per_thread is no string", id);
-    const char *p = c->valuestring;
-    for (uint64_t thread = 0; *p; thread++) {
-        char *end;
-        uint64_t v = strtoull(p, &end, 10);
-        FUZZ_ASSERT_MSG(end != p, "count_per_thread \"%s\"", c->valuestring);
-        if (v)
-            add(s->t, pid, id, thread, -(int64_t)v);
-        p = end;
-        while (*p == ' ')
-            p++;
-    }
-}
-
-typedef struct trace_side {
-    tallies *t;
-    uint64_t pid, thread, chunks, edges, announced;
-} trace_side;
-
-static void on_trace_line(void *user, const cJSON *o, const char *t)
-{
-    trace_side *s = user;
-    if (strcmp(t, "chunk") == 0) {
-        s->chunks++;
-        s->pid = u64_member(o, "pid");
-        s->thread = u64_member(o, "thread");
-        s->announced += u64_member(o, "edge_count");
-    } else if (strcmp(t, "edges") == 0) {
-        const cJSON *ids = cJSON_GetObjectItemCaseSensitive(o, "ids");
-        if (cJSON_IsArray(ids)) {
-            for (const cJSON *x = ids->child; x; x = x->next) {
-                FUZZ_ASSERT(cJSON_IsString(x) || cJSON_IsNumber(x));
-                uint64_t id = cJSON_IsString(x) ? strtoull(x->valuestring, NULL, 10)
-                                                : (uint64_t)x->valuedouble;
-                s->edges++;
-                add(s->t, s->pid, id, s->thread, 1);
-            }
-            return;
-        }
-        FUZZ_ASSERT_MSG(cJSON_IsString(ids), "an edges line's ids are no string");
-        for (const char *p = ids->valuestring; *p;) {
-            char *end;
-            uint64_t id = strtoull(p, &end, 10);
-            FUZZ_ASSERT_MSG(end != p, "ids \"%.60s\"", ids->valuestring);
-            s->edges++;
-            add(s->t, s->pid, id, s->thread, 1);
-            p = end;
-            while (*p == ' ')
-                p++;
-        }
-    }
+    for (size_t i = 0; i < run->f.n && i < 5; i++)
+        hx_print_finding(stderr, what, &run->f.v[i]);
+    FUZZ_FAIL("the generated %s (%u processes of %u threads, size %" PRIu64 "): %zu findings",
+              what, p->procs, p->threads, p->size, run->f.n);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     tc_rng choices;
-    tc_rng_from_bytes(&choices, data, size);
+    lib_rng_from_bytes(&choices, data, size);
     dcfg_mem m = {0};
     dcfg_gen_params used;
     dcfg_gen_stats st;
-    FUZZ_ASSERT_MSG(dcfg_roundtrip_synth(&choices, &used, &m, &st) == 0,
+    FUZZ_ASSERT_MSG(lib_dcfg_roundtrip_synth(&choices, &used, &m, &st) == 0,
                     "the generator failed on these choices");
 
-    dfz_run dcfg, alone, paired;
-    dfz_validate(&dcfg, m.dcfg.p, m.dcfg.len, TC_FORMAT_DCFG, 1);
+    dc_run dcfg, alone, paired, load;
+    dc_validate(&dcfg, m.dcfg.p, m.dcfg.len, TC_FORMAT_DCFG, 1);
     check_clean(&dcfg, "DCFG", &used);
-    dfz_check_dump(dcfg.dump, dcfg.dump_len, "dcfg", 0);
+    od_check_dump(dcfg.dump, dcfg.dump_len, "dcfg", 0);
 
-    dfz_validate(&alone, m.trace.p, m.trace.len, TC_FORMAT_DCFG_TRACE, 1);
+    dc_validate(&alone, m.trace.p, m.trace.len, TC_FORMAT_DCFG_TRACE, 1);
     check_clean(&alone, "DCFG-trace", &used);
-    dfz_check_dump(alone.dump, alone.dump_len, "dcfg-trace", 0);
+    od_check_dump(alone.dump, alone.dump_len, "dcfg-trace", 0);
 
-    tc_reader r;
-    tc_reader_init_memory(&r, m.dcfg.p, m.dcfg.len);
-    ofz_diags md;
-    tc_diag_sink sink;
-    ofz_sink_init(&sink, &md, 0);
-    tc_dcfg_model *model = tc_dcfg_model_load(&r, &sink);
-    ofz_sink_finish(&sink, &md);
-    FUZZ_ASSERT_MSG(model && md.n == 0, "the generated DCFG does not load for pairing");
-    ofz_diags_free(&md);
-    tc_reader_init_memory(&r, m.trace.p, m.trace.len);
-    dfz_parse_paired(&paired, &r, model);
+    tc_dcfg_model *model = dc_load_model(&load, m.dcfg.p, m.dcfg.len);
+    FUZZ_ASSERT_MSG(model && load.f.n == 0, "the generated DCFG does not load for pairing");
+    hx_source s;
+    hx_open(&s, HX_RAW, m.trace.p, m.trace.len, 0);
+    dc_parse_paired(&paired, hx_reader(&s), model);
+    hx_close(&s);
     check_clean(&paired, "pair", &used);
-    tc_dcfg_model_free(model);
+    lib_dcfg_model_free(model);
 
     /* The edges taken, against the generator's counts and the DCFG's. */
-    tallies t = {0};
-    trace_side ts = {&t, 0, 0, 0, 0, 0};
-    each_line(alone.dump, alone.dump_len, on_trace_line, &ts);
-    FUZZ_ASSERT_MSG(ts.chunks == st.chunks && ts.edges == st.traversed &&
-                        ts.announced == st.traversed,
-                    "the trace's dump has %" PRIu64 " chunks of %" PRIu64 " edges (%" PRIu64
-                    " announced), the generator wrote %" PRIu64 " of %" PRIu64,
-                    ts.chunks, ts.edges, ts.announced, st.chunks, st.traversed);
-    {
-        dcfg_side ds = {&t};
-        each_line(dcfg.dump, dcfg.dump_len, on_dcfg_line, &ds);
-        for (size_t i = 0; i < t.cap; i++)
-            FUZZ_ASSERT_MSG(!t.v[i].used || t.v[i].n == 0,
-                            "process %" PRIu64 ", edge %" PRIu64 ", thread %" PRIu64
-                            ": taken %" PRId64 " times more in the trace than the DCFG counts",
-                            t.v[i].pid, t.v[i].edge, t.v[i].thread, t.v[i].n);
-    }
-    free(t.v);
-    dfz_run_free(&dcfg);
-    dfz_run_free(&alone);
-    dfz_run_free(&paired);
-    dcfg_mem_free(&m);
+    dco_check_counts(dcfg.dump, dcfg.dump_len, alone.dump, alone.dump_len, &st);
+    dc_run_free(&dcfg);
+    dc_run_free(&alone);
+    dc_run_free(&paired);
+    dc_run_free(&load);
+    lib_dcfg_mem_free(&m);
     return 0;
 }

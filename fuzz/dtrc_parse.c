@@ -28,11 +28,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../generators/dcfg/dcfg_gen.h"
-#include "../parsers/common/reader.h"
-#include "../parsers/dcfg/dcfg_model.h"
-#include "dcfg_run.h"
-#include "fuzz_helpers.h"
+#include "dcfg_runs.h"
+#include "harness.h"
+#include "json_mutator.h"
+#include "library_gen.h"
 
 /* The DCFG paired with, made once. A harness is a program: globals are fine
  * here. */
@@ -44,21 +43,17 @@ static void setup(void)
     if (g_model)
         return;
     dcfg_gen_params p = {.seed = 1, .size = 2048};
-    tc_error err = TC_ERROR_INIT;
-    FUZZ_ASSERT_MSG(dcfg_generate(&p, -1, NULL, (dcfg_sink){NULL, &g_pair}, NULL, &err) == 0,
-                    "the DCFG to pair with: %s", err.n ? err.cause[0]->message : "");
-    tc_reader r;
-    tc_reader_init_memory(&r, g_pair.dcfg.p, g_pair.dcfg.len);
-    ofz_diags d;
-    tc_diag_sink sink;
-    ofz_sink_init(&sink, &d, 0);
-    g_model = tc_dcfg_model_load(&r, &sink);
-    ofz_sink_finish(&sink, &d);
-    for (size_t i = 0; i < d.n && i < 5; i++)
-        ofz_print_diag(stderr, "generated DCFG", &d.v[i]);
-    FUZZ_ASSERT_MSG(g_model && d.n == 0, "the generated DCFG does not load cleanly (%zu findings)",
-                    d.n);
-    ofz_diags_free(&d);
+    char err[256];
+    FUZZ_ASSERT_MSG(lib_dcfg_generate(&p, -1, NULL, (dcfg_sink){NULL, &g_pair}, NULL, err,
+                                      sizeof err) == 0,
+                    "the DCFG to pair with: %s", err);
+    dc_run d;
+    g_model = dc_load_model(&d, g_pair.dcfg.p, g_pair.dcfg.len);
+    for (size_t i = 0; i < d.f.n && i < 5; i++)
+        hx_print_finding(stderr, "generated DCFG", &d.f.v[i]);
+    FUZZ_ASSERT_MSG(g_model && d.f.n == 0,
+                    "the generated DCFG does not load cleanly (%zu findings)", d.f.n);
+    dc_run_free(&d);
 }
 
 static int is_pair_rule(tc_rule_id r)
@@ -68,58 +63,36 @@ static int is_pair_rule(tc_rule_id r)
            r == TC_RULE_DTRC_PAIR_INSTR_COUNT;
 }
 
-/* The findings of a paired run but those of pairing. */
-static void drop_pair_findings(ofz_diags *d)
-{
-    size_t o = 0;
-    for (size_t i = 0; i < d->n; i++) {
-        ofz_diag *x = &d->v[i];
-        if (is_pair_rule(x->rule)) {
-            d->count[x->rule]--;
-            if (x->severity == TC_ERROR)
-                d->errors--;
-            else if (x->severity == TC_WARNING)
-                d->warnings--;
-            else
-                d->notes--;
-            free(x->path);
-            free(x->message);
-            free(x->context);
-            continue;
-        }
-        d->v[o++] = *x;
-    }
-    d->n = o;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (size > DFZ_DECOMPRESSED_LIMIT)
+    if (size > HX_DECOMPRESSED_LIMIT)
         return 0;
     setup();
-    dfz_plain pl;
-    dfz_run a, p;
-    if (!dfz_check_input(data, size, TC_FORMAT_DCFG_TRACE, "DTRC DCFG TC", "dcfg-trace", &pl,
+    hx_plain pl;
+    dc_run a, p;
+    if (!dc_check_input(data, size, TC_FORMAT_DCFG_TRACE, "DTRC DCFG TC", "dcfg-trace", &pl,
                          &a))
         return 0;
-    for (size_t i = 0; i < a.d.n; i++)
-        FUZZ_ASSERT_MSG(!is_pair_rule(a.d.v[i].rule), "%s without a DCFG to pair with",
-                        tc_rules[a.d.v[i].rule].id);
+    for (size_t i = 0; i < a.f.n; i++)
+        FUZZ_ASSERT_MSG(!is_pair_rule(a.f.v[i].rule), "%s without a DCFG to pair with",
+                        tc_rules[a.f.v[i].rule].id);
 
     tc_reader r;
     tc_reader_init_memory(&r, pl.p, pl.n);
-    dfz_parse_paired(&p, &r, g_model);
-    dfz_check_findings(&p.d, pl.p, pl.n, "DTRC DCFG TC");
+    dc_parse_paired(&p, &r, g_model);
+    hx_check_well_formed(&p.f, "DTRC DCFG TC");
+    hx_check_text_locations(&p.f, pl.p, pl.n, 1);
     if (pl.n == g_pair.trace.len && memcmp(pl.p, g_pair.trace.p, pl.n) == 0) {
-        for (size_t i = 0; i < p.d.n && i < 5; i++)
-            ofz_print_diag(stderr, "generated pair", &p.d.v[i]);
-        FUZZ_ASSERT_MSG(p.d.n == 0, "the generated trace does not pair with its DCFG");
+        for (size_t i = 0; i < p.f.n && i < 5; i++)
+            hx_print_finding(stderr, "generated pair", &p.f.v[i]);
+        FUZZ_ASSERT_MSG(p.f.n == 0, "the generated trace does not pair with its DCFG");
     }
-    drop_pair_findings(&p.d);
-    dfz_assert_same(&a, "alone", &p, "paired (DTRC-PAIR findings left out)");
+    hx_assert_without(&p.f, &a.f, "alone (paired, DTRC-PAIR findings left out)", is_pair_rule);
 
-    dfz_run_free(&p);
-    dfz_run_free(&a);
-    dfz_plain_free(&pl);
+    dc_run_free(&p);
+    dc_run_free(&a);
+    hx_plain_free(&pl);
     return 0;
 }
+
+HX_CUSTOM_MUTATOR(json_mutate, json_cross_over)

@@ -125,11 +125,12 @@ while read -r kind t lang dict seeds; do
     fi
 
     # A structure-aware harness keeps its mutator in the OSS-Fuzz build
-    # (libFuzzer calls it; AFL++'s library is a local extra).
+    # (libFuzzer calls it; AFL++'s library is a local extra). Harnesses
+    # define both hooks with the kit's HX_CUSTOM_MUTATOR (fuzz/harness.h).
     src=fuzz/$t.c
     [ "$lang" = c++ ] && src=fuzz/$t.cc
     for hook in LLVMFuzzerCustomMutator LLVMFuzzerCustomCrossOver; do
-        if grep -q "^[a-z_ ]*$hook(" "$src" &&
+        if grep -q "^[a-z_ ]*$hook(\|^HX_CUSTOM_MUTATOR(" "$src" &&
             ! nm --defined-only "$OUT/$t" | grep -q " T $hook\$"; then
             fail "$t: $src defines $hook, the fuzzer does not"
         fi

@@ -173,6 +173,10 @@ ovni_plan *ovni_plan_new(const ovni_gen_params *p, tc_rng *r)
                 snprintf(s->dir[1], sizeof s->dir[1], "proc.%lld", (long long)pid);
                 snprintf(s->dir[2], sizeof s->dir[2], "thread.%lld", (long long)s->tid);
                 s->clock0 = clock + tc_rng_below(r, 1000000);
+                if (p->start_spread) /* no draw otherwise: the same plans as before */
+                    s->clock0 += tc_rng_below(r, p->start_spread < OVNI_MAX_START_SPREAD
+                                                     ? p->start_spread
+                                                     : OVNI_MAX_START_SPREAD);
             }
             pid += (int64_t)tc_rng_range(r, 1, 5000);
         }

@@ -42,7 +42,14 @@ typedef struct ovni_gen_params {
     unsigned threads; /* threads per process, >= 1 */
     int big_endian;
     int mixed_byte_order; /* each stream picks its own byte order (big_endian ignored) */
+    /* Nanoseconds: each stream starts up to this much later than the plan's
+     * clock, as threads created during a run do (under ruling 10's hour,
+     * at most OVNI_MAX_START_SPREAD); 0, the default: all within a
+     * millisecond. */
+    uint64_t start_spread;
 } ovni_gen_params;
+
+#define OVNI_MAX_START_SPREAD (3000ull * 1000000000ull)
 
 typedef struct ovni_cpu {
     int64_t index, phyid;

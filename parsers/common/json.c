@@ -52,7 +52,8 @@ struct tc_json {
     int state;
     int finished; /* 1 done, -1 error */
     unsigned depth;
-    level levels[TC_JSON_MAX_DEPTH + 1]; /* levels[1..depth] */
+    level *levels;       /* levels[1..depth], grown as documents nest: most */
+    unsigned levels_cap; /* are shallow, and a document is often small */
     unsigned path_depth; /* levels in the path of the token just returned */
     uint32_t line;
     uint64_t line_start; /* offset of the current line's first byte */
@@ -67,6 +68,10 @@ struct tc_json {
 
 static int grow(char **p, size_t *cap, size_t need);
 
+/* Levels allocated at first (the document and 15 nested values), then
+ * doubled up to TC_JSON_MAX_DEPTH + 1. */
+#define LEVELS_START 16u
+
 tc_json *tc_json_new(tc_reader *r, tc_diag_sink *d)
 {
     tc_json *j = calloc(1, sizeof *j);
@@ -79,10 +84,12 @@ tc_json *tc_json_new(tc_reader *r, tc_diag_sink *d)
     j->line_start = tc_pos(r);
     /* The buffer exists from the start, with room for any integer the fast
      * path copies (at most 20 bytes and a NUL): neither needs a check. */
-    if (grow(&j->buf, &j->cap, 256)) {
+    if (grow(&j->buf, &j->cap, 256) || !(j->levels = calloc(LEVELS_START, sizeof *j->levels))) {
+        free(j->buf);
         free(j);
         return NULL;
     }
+    j->levels_cap = LEVELS_START;
     j->buf[0] = '\0';
     return j;
 }
@@ -91,10 +98,11 @@ void tc_json_free(tc_json *j)
 {
     if (!j)
         return;
-    for (unsigned i = 0; i <= TC_JSON_MAX_DEPTH; i++) {
+    for (unsigned i = 0; i < j->levels_cap; i++) {
         free(j->levels[i].keys);
         free(j->levels[i].table);
     }
+    free(j->levels);
     free(j->buf);
     free(j->arena);
     free(j->path);
@@ -755,6 +763,16 @@ static int push(tc_json *j, char type)
     if (j->depth == TC_JSON_MAX_DEPTH)
         return fail(j, TC_RULE_JSON_DEPTH, "arrays and objects nested more than %d deep",
                     TC_JSON_MAX_DEPTH);
+    if (j->depth + 1 == j->levels_cap) {
+        unsigned cap = j->levels_cap * 2 > TC_JSON_MAX_DEPTH + 1 ? TC_JSON_MAX_DEPTH + 1
+                                                                 : j->levels_cap * 2;
+        level *v = realloc(j->levels, cap * sizeof *v);
+        if (!v)
+            return fail(j, TC_RULE_JSON_SYNTAX, "out of memory for %u nested values", cap);
+        memset(v + j->levels_cap, 0, (cap - j->levels_cap) * sizeof *v);
+        j->levels = v;
+        j->levels_cap = cap;
+    }
     level *l = &j->levels[++j->depth];
     l->type = type;
     l->index = 0;

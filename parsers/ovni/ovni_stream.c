@@ -168,7 +168,7 @@ int tc_ovni_stream_next(tc_ovni_stream *s, tc_ovni_event *ev)
                      "event %s has clock %" PRIu64 ", 2^63 or more (negative as libovni reads it)",
                      ev->mcv, ev->clock);
     } else {
-        int inside = s->unsorted && !unsorted_end(b);
+        int inside = s->unsorted && TC_BUG(28, 1, !unsorted_end(b));
         if (s->have_clock && ev->clock < s->last_clock && inside)
             tc_report_ex(s->d, TC_RULE_OVNI_CLOCK_UNSORTED, pos + 4, 8,
                          TC_EXTRA(TC_RELATED(s->last_clock_offset, s->unsorted_at),

@@ -311,7 +311,7 @@ uint64_t tc_nexus_read(tc_reader *r, tc_diag_sink *d, unsigned srcbits, tc_perf_
         }
         tc_advance(r, avail);
     }
-    if (state == IN_MSG)
+    if (state == IN_MSG && TC_BUG(25, n.len > 1, 1))
         tc_report(d, TC_RULE_PERF_NEXUS_TRUNCATED, n.start, n.len,
                   "the capture stops inside a message: the file ends %u byte%s into the "
                   "message (TCODE %u%s) that starts at offset %llu, before a byte with MSEO 3; "

@@ -188,7 +188,7 @@ static void check_call_stack(tc_perf_sm *s)
         return;
     }
     const tc_perf_frame top = *stack_top(s);
-    if (top.fn == fn && top.site == site) {
+    if (top.fn == fn && TC_BUG(24, 1, top.site == site)) {
         stack_pop(s);
         return;
     }
@@ -558,7 +558,7 @@ static void report_before(tc_perf_sm *s, const tc_perf_msg *header)
     char span[120];
     span_text(span, sizeof span, s->before_count, &s->before_first, &s->before_last);
     const char *they = s->before_count == 1 ? "it" : "they";
-    if (s->wrapped)
+    if (TC_BUG(23, 0, s->wrapped))
         report_ex(
             s, TC_RULE_PERF_BEFORE_HEADER_WRAPPED, &s->before_first, msg_end(&s->before_last),
             TC_EXTRA(TC_RELATED(header->offset), TC_VALUES(TC_UINT("messages", s->before_count))),
@@ -856,7 +856,7 @@ void tc_perf_sm_finish(tc_perf_sm *s)
 {
     switch (s->state) {
     case TC_PERF_S_BEFORE:
-        if (s->pre_count) {
+        if (TC_BUG(22, s->pre_count > 1, s->pre_count != 0)) {
             /* No header anywhere: not perf data as far as can be told, so
              * nothing about these messages is judged (ruling 14). */
             char span[120];

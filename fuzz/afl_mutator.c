@@ -1,9 +1,11 @@
 /*
- * The ovni stream mutator (ovni_mutator.c) as an AFL++ custom mutator
- * library: `make fuzz TARGET=ovni_stream ENGINE=afl` loads it with
- * AFL_CUSTOM_MUTATOR_LIBRARY, and afl-fuzz runs it before its own havoc
- * stage (which does the byte-level work). Built as a shared object without
- * sanitizers: it runs inside afl-fuzz, not in the target.
+ * A structure-aware mutator (ovni_mutator.c, xray_mutator.c,
+ * json_mutator.c, perf_mutator.c) as an AFL++ custom mutator library:
+ * `make fuzz TARGET=... ENGINE=afl` loads it with AFL_CUSTOM_MUTATOR_LIBRARY,
+ * and afl-fuzz runs it before its own havoc stage (which does the byte-level
+ * work). Built as a shared object without sanitizers, once per mutator
+ * (fuzz/fuzz.mk defines MUTATOR_HEADER, MUTATE, CROSS_OVER and DESCRIPTION):
+ * it runs inside afl-fuzz, not in the target.
  *
  * AFL++'s C API (docs/custom_mutators.md): afl_custom_init returns the
  * mutator's state, afl_custom_fuzz hands back a buffer the mutator owns,
@@ -13,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ovni_mutator.h"
+#include MUTATOR_HEADER
 
 typedef struct state {
     unsigned seed;
@@ -52,13 +54,13 @@ size_t afl_custom_fuzz(void *data, uint8_t *buf, size_t buf_size, uint8_t **out_
     }
     unsigned seed = s->seed = s->seed * 1103515245u + 12345u;
     size_t n;
-    /* One call in eight splices in the events of another queue entry. */
+    /* One call in eight splices in a part of another queue entry. */
     if (add_buf && add_buf_size && (seed >> 16) % 8 == 0) {
-        n = ovni_cross_over(buf, buf_size, add_buf, add_buf_size, s->buf, max_size, seed);
+        n = CROSS_OVER(buf, buf_size, add_buf, add_buf_size, s->buf, max_size, seed);
     } else {
         n = buf_size < max_size ? buf_size : max_size;
         memcpy(s->buf, buf, n);
-        n = ovni_mutate(s->buf, n, max_size, seed, NULL);
+        n = MUTATE(s->buf, n, max_size, seed, NULL);
     }
     *out_buf = s->buf;
     return n;
@@ -68,7 +70,7 @@ const char *afl_custom_describe(void *data, size_t max_description_len)
 {
     (void)data;
     (void)max_description_len;
-    return "ovni-events"; /* queue entries it found are named after it */
+    return DESCRIPTION; /* queue entries it found are named after it */
 }
 
 void afl_custom_deinit(void *data)

@@ -1,46 +1,17 @@
+/* Running the XRay parser in a harness: see xray_events.h. */
 #define _GNU_SOURCE /* open_memstream */
 #include <inttypes.h>
 #include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../parsers/common/diag.h"
-#include "../parsers/xray/xray_dump.h"
-#include "fuzz_helpers.h"
-#include "fuzz_xray.h"
+#include "xray_events.h"
 
 typedef struct collector {
-    fx_run *run;
-    int keep;
+    xr_run *run;
+    int keep, hash;
     tc_jsonl jl;
 } collector;
-
-static char *dup_or_null(const char *s)
-{
-    if (!s)
-        return NULL;
-    char *d = strdup(s);
-    FUZZ_CHECK_ALLOC(d);
-    return d;
-}
-
-static void on_diag(void *user, const tc_diag *d)
-{
-    fx_run *run = ((collector *)user)->run;
-    if (run->ndiags == run->dcap) {
-        run->dcap = run->dcap ? 2 * run->dcap : 16;
-        run->diags = realloc(run->diags, run->dcap * sizeof *run->diags);
-        FUZZ_CHECK_ALLOC(run->diags);
-    }
-    fx_diag *x = &run->diags[run->ndiags++];
-    x->rule = tc_rule_index(d->rule);
-    x->severity = d->severity;
-    x->offset = d->offset;
-    x->length = d->length;
-    x->unlocated = d->unlocated;
-    x->message = dup_or_null(d->message);
-    x->context = dup_or_null(d->context);
-}
 
 /* FNV-1a, 64 bits: cheap, and any difference changes it in practice. */
 static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
@@ -77,22 +48,33 @@ static uint64_t hash_event(uint64_t h, const tc_xray_event *e)
     return e->data ? hash_bytes(h, e->data, e->data_len) : h;
 }
 
+/* The events array of the last run freed, for the next run: a lean
+ * harness's run then allocates no array. */
+static tc_xray_event *spare_events;
+static size_t spare_ecap;
+
 static void on_event(void *user, const void *event)
 {
     collector *c = user;
-    fx_run *run = c->run;
+    xr_run *run = c->run;
     const tc_xray_event *e = event;
     if (e->kind == TC_XRAY_EV_HEADER) {
         run->header = *e->header;
         run->have_header = 1;
     }
     if (c->jl.f)
-        tc_xray_dump(&c->jl, e);
+        lib_xray_dump(&c->jl, e);
     run->nevents++;
-    run->event_hash = hash_event(run->event_hash, e);
+    if (c->hash)
+        run->event_hash = hash_event(run->event_hash, e);
     if (!c->keep)
         return;
     size_t n = run->nevents - 1;
+    if (n == run->ecap && !run->events && spare_events) {
+        run->events = spare_events;
+        run->ecap = spare_ecap;
+        spare_events = NULL;
+    }
     if (n == run->ecap) {
         run->ecap = run->ecap ? 2 * run->ecap : 64;
         run->events = realloc(run->events, run->ecap * sizeof *run->events);
@@ -109,11 +91,11 @@ static void on_event(void *user, const void *event)
     }
 }
 
-void fx_parse(fx_run *run, tc_reader *r, const fx_opts *o)
+void xr_parse(xr_run *run, tc_reader *r, const xr_opts *o)
 {
     memset(run, 0, sizeof *run);
     run->event_hash = 0xcbf29ce484222325ull;
-    collector c = {.run = run, .keep = o->keep};
+    collector c = {.run = run, .keep = o->keep, .hash = o->hash};
     if (o->events && o->dump) {
         c.jl.f = open_memstream(&run->dump, &run->dump_len);
         FUZZ_CHECK_ALLOC(c.jl.f);
@@ -121,82 +103,49 @@ void fx_parse(fx_run *run, tc_reader *r, const fx_opts *o)
         __fsetlocking(c.jl.f, FSETLOCKING_BYCALLER);
     }
     tc_diag_sink sink;
-    /* "No cap" is a cap no input of a fuzzer's size can reach. */
-    tc_diag_init(&sink, "fuzz", o->max_repeats ? o->max_repeats : UINT32_MAX, o->pedantic,
-                 on_diag, &c);
+    hx_sink_init(&sink, &run->f, o->pedantic, o->max_repeats);
     tc_parse_ctx ctx = {.diags = &sink, .on_event = o->events ? on_event : NULL, .user = &c};
-    tc_xray_parse_any(r, &ctx);
+    if (o->mode == TC_FORMAT_AUTO)
+        lib_xray_parse_any(r, &ctx);
+    else
+        lib_parse(o->mode, r, &ctx);
     /* What tc_check_input adds after any parser. */
     if (r->failed == TC_READ_DECOMPRESS_ERROR)
         tc_report(&sink, TC_RULE_INPUT_DECOMPRESS, r->fail_offset, 0, "%s", r->error);
-    tc_diag_finish(&sink);
+    hx_sink_finish(&sink, &run->f);
     if (c.jl.f)
         fclose(c.jl.f);
-    run->errors = sink.errors;
-    run->warnings = sink.warnings;
-    run->notes = sink.notes;
-    memcpy(run->rule_count, sink.count, sizeof run->rule_count);
     run->end_pos = tc_pos(r);
     run->read_failed = r->failed;
 }
 
-void fx_run_free(fx_run *run)
+int xr_parse_path(xr_run *run, hx_path path, const uint8_t *data, size_t size, size_t window,
+                  const xr_opts *o)
 {
-    for (size_t i = 0; i < run->ndiags; i++) {
-        free(run->diags[i].message);
-        free(run->diags[i].context);
-    }
-    free(run->diags);
+    hx_source s;
+    if (!hx_open(&s, path, data, size, window))
+        return 0;
+    xr_parse(run, hx_reader(&s), o);
+    hx_close(&s);
+    return 1;
+}
+
+void xr_run_free(xr_run *run)
+{
+    hx_findings_free(&run->f);
     for (size_t i = 0; run->events && i < run->nevents; i++)
         free((void *)run->events[i].data);
-    free(run->events);
+    if (!spare_events) {
+        spare_events = run->events;
+        spare_ecap = run->ecap;
+    } else {
+        free(run->events);
+    }
     free(run->dump);
     memset(run, 0, sizeof *run);
 }
 
-static int str_eq(const char *a, const char *b)
-{
-    return a == b || (a && b && strcmp(a, b) == 0);
-}
-
-static int diag_eq(const fx_diag *a, const fx_diag *b)
-{
-    return a->rule == b->rule && a->severity == b->severity && a->offset == b->offset &&
-           a->length == b->length && a->unlocated == b->unlocated &&
-           str_eq(a->message, b->message) && str_eq(a->context, b->context);
-}
-
-long fx_first_diag_difference(const fx_run *a, const fx_run *b)
-{
-    size_t n = a->ndiags < b->ndiags ? a->ndiags : b->ndiags;
-    for (size_t i = 0; i < n; i++)
-        if (!diag_eq(&a->diags[i], &b->diags[i]))
-            return (long)i;
-    return a->ndiags == b->ndiags ? -1 : (long)n;
-}
-
-void fx_print_diag(FILE *f, const char *label, const fx_diag *d)
-{
-    fprintf(f, "  %s: %s at %" PRIu64 "+%" PRIu64 "%s: %s%s%s\n", label, tc_rules[d->rule].id,
-            d->offset, d->length, d->unlocated ? " (unlocated)" : "",
-            d->message ? d->message : "(no message)", d->context ? " -- " : "",
-            d->context ? d->context : "");
-}
-
-void fx_print_diag_difference(FILE *f, const fx_run *a, const char *la, const fx_run *b,
-                              const char *lb, long from)
-{
-    fprintf(f, "diagnostics differ from #%ld (%s has %zu, %s has %zu):\n", from, la, a->ndiags,
-            lb, b->ndiags);
-    for (size_t i = (size_t)from; i < (size_t)from + 3; i++) {
-        if (i < a->ndiags)
-            fx_print_diag(f, la, &a->diags[i]);
-        if (i < b->ndiags)
-            fx_print_diag(f, lb, &b->diags[i]);
-    }
-}
-
-int fx_events_equal(const tc_xray_event *a, const tc_xray_event *b)
+int xr_events_equal(const tc_xray_event *a, const tc_xray_event *b)
 {
     if (a->data_len != b->data_len || (a->data == NULL) != (b->data == NULL))
         return 0;
@@ -209,7 +158,39 @@ int fx_events_equal(const tc_xray_event *a, const tc_xray_event *b)
            a->size == b->size && a->event_type == b->event_type && a->event_cpu == b->event_cpu;
 }
 
-uint64_t fx_event_size(const tc_xray_event *e)
+const char *xr_difference(const xr_run *a, const xr_run *b)
+{
+    if (hx_first_difference(&a->f, &b->f) >= 0)
+        return "findings";
+    if (a->f.errors != b->f.errors || a->f.warnings != b->f.warnings || a->f.notes != b->f.notes)
+        return "counters";
+    if (a->nevents != b->nevents || a->event_hash != b->event_hash)
+        return "events";
+    const tc_xray_header *x = &a->header, *y = &b->header;
+    if (a->have_header != b->have_header || x->version != y->version || x->type != y->type ||
+        x->bitfield != y->bitfield || x->cycle_frequency != y->cycle_frequency ||
+        x->buffer_size != y->buffer_size || x->big_endian != y->big_endian)
+        return "headers";
+    if (a->end_pos != b->end_pos)
+        return "stopping positions";
+    return NULL;
+}
+
+void xr_report_difference(const xr_run *a, const char *la, const xr_run *b, const char *lb)
+{
+    hx_assert_same(&a->f, la, &b->f, lb);
+    size_t n = a->nevents < b->nevents ? a->nevents : b->nevents;
+    for (size_t i = 0; a->events && b->events && i < n; i++)
+        FUZZ_ASSERT_MSG(xr_events_equal(&a->events[i], &b->events[i]),
+                        "%s and %s: event %zu differs: kind %d at %" PRIu64 " vs kind %d at %"
+                        PRIu64, la, lb, i, a->events[i].kind, a->events[i].offset,
+                        b->events[i].kind, b->events[i].offset);
+    FUZZ_ASSERT_MSG(a->nevents == b->nevents, "%s: %zu events, %s: %zu", la, a->nevents, lb,
+                    b->nevents);
+    FUZZ_FAIL("%s and %s: the %s differ", la, lb, xr_difference(a, b));
+}
+
+uint64_t xr_event_size(const tc_xray_event *e)
 {
     switch (e->kind) {
     case TC_XRAY_EV_HEADER: return TC_XRAY_HEADER_SIZE;

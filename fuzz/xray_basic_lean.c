@@ -1,0 +1,39 @@
+/*
+ * The lean XRay basic-mode harness: one parse of the raw bytes
+ * (decompressed as `tracecheck validate --format xray-basic` does),
+ * pedantic, with the repeat cap, with events, judged by oracle_xray_basic.h's reading
+ * of the log from the spec (every XRAY-BASIC finding, exactly) and by
+ * oracle_xray.h's checks of findings, events and accepted logs. This is the
+ * harness for campaigns; xray_parse replays each input over every input
+ * path and option.
+ *
+ * Its mutator (xray_mutator.c) mutates 32-byte records, not bytes.
+ */
+#include "harness.h"
+#include "oracle_xray.h"
+#include "oracle_xray_basic.h"
+#include "xray_events.h"
+#include "xray_mutator.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    hx_plain pl;
+    if (!hx_plain_get(&pl, data, size, HX_DECOMPRESSED_LIMIT))
+        return 0;
+    static const xr_opts o = {.mode = TC_FORMAT_XRAY_BASIC, .pedantic = 1, .events = 1,
+                              .keep = 1, .max_repeats = TC_DEFAULT_MAX_REPEATS};
+    xr_run run;
+    xr_parse_path(&run, HX_MEMORY, data, size, 0, &o);
+    xo_check_findings(&run, &pl);
+    xo_check_events(&run, &pl);
+    if (!pl.failed) {
+        xbo_check(&run, pl.p, pl.n, 1);
+        if (run.f.errors == 0)
+            xo_check_accepted(&run, &pl);
+    }
+    xr_run_free(&run);
+    hx_plain_free(&pl);
+    return 0;
+}
+
+HX_CUSTOM_MUTATOR(xray_mutate, xray_cross_over)

@@ -1,0 +1,40 @@
+/*
+ * The lean XRay FDR harness: one parse of the raw bytes (decompressed as
+ * `tracecheck validate --format xray` does, repeat cap included), pedantic, with
+ * events, judged by the oracles of oracle_xray.h, which cost a fraction of
+ * the parse: findings well formed and located; events well formed, in
+ * order, inside the input and inside their buffers; typed events only in
+ * version 5; XRAY-EXTENTS-OVER-BUFFER-SIZE and XRAY-CALLSTACK-MISMATCH
+ * exactly where they apply; accepted means valid. This is the harness for
+ * campaigns; xray_parse replays each input over every input path and
+ * option.
+ *
+ * Its mutator (xray_mutator.c) mutates records, not bytes.
+ */
+#include "harness.h"
+#include "oracle_xray.h"
+#include "xray_events.h"
+#include "xray_mutator.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    hx_plain pl;
+    if (!hx_plain_get(&pl, data, size, HX_DECOMPRESSED_LIMIT))
+        return 0;
+    static const xr_opts o = {.mode = TC_FORMAT_XRAY, .pedantic = 1, .events = 1, .keep = 1,
+                              .max_repeats = TC_DEFAULT_MAX_REPEATS};
+    xr_run run;
+    xr_parse_path(&run, HX_MEMORY, data, size, 0, &o);
+    xo_check_findings(&run, &pl);
+    xo_check_events(&run, &pl);
+    if (!pl.failed) {
+        xo_check_buffers(&run);
+        if (run.f.errors == 0)
+            xo_check_accepted(&run, &pl);
+    }
+    xr_run_free(&run);
+    hx_plain_free(&pl);
+    return 0;
+}
+
+HX_CUSTOM_MUTATOR(xray_mutate, xray_cross_over)
