@@ -28,6 +28,18 @@ typedef struct mut_rng {
     uint64_t s;
 } mut_rng;
 
+/* Appends p[0..n) to out at offset at, as much as fits in max bytes: a
+ * mutator writing its model back stops at the engine's size limit. Returns
+ * the new offset. */
+static inline size_t mut_put(uint8_t *out, size_t at, size_t max, const uint8_t *p, size_t n)
+{
+    if (at >= max)
+        return at;
+    size_t k = n < max - at ? n : max - at;
+    memcpy(out + at, p, k);
+    return at + k;
+}
+
 static inline void mut_seed(mut_rng *r, unsigned seed)
 {
     r->s = 0x9e3779b97f4a7c15ull ^ ((uint64_t)seed << 1 | 1);

@@ -93,20 +93,11 @@ static int file_read(nfile *f, const uint8_t *data, size_t size)
     return 1;
 }
 
-static size_t put(uint8_t *out, size_t at, size_t max, const uint8_t *p, size_t n)
-{
-    if (at >= max)
-        return at;
-    size_t k = n < max - at ? n : max - at;
-    memcpy(out + at, p, k);
-    return at + k;
-}
-
 static size_t file_write(const nfile *f, uint8_t *out, size_t max)
 {
-    size_t at = put(out, 0, max, &f->first, 1);
+    size_t at = mut_put(out, 0, max, &f->first, 1);
     for (size_t i = 0; i < f->n; i++)
-        at = put(out, at, max, f->m[i].p, f->m[i].n);
+        at = mut_put(out, at, max, f->m[i].p, f->m[i].n);
     return at;
 }
 
@@ -396,11 +387,11 @@ size_t perf_cross_over(const uint8_t *a, size_t na, const uint8_t *b, size_t nb,
         return n;
     }
     size_t keep = mut_below(&g, x.n + 1), from = mut_below(&g, y.n + 1);
-    size_t at = put(out, 0, max_size, &x.first, 1);
+    size_t at = mut_put(out, 0, max_size, &x.first, 1);
     for (size_t i = 0; i < keep; i++)
-        at = put(out, at, max_size, x.m[i].p, x.m[i].n);
+        at = mut_put(out, at, max_size, x.m[i].p, x.m[i].n);
     for (size_t i = from; i < y.n; i++)
-        at = put(out, at, max_size, y.m[i].p, y.m[i].n);
+        at = mut_put(out, at, max_size, y.m[i].p, y.m[i].n);
     file_free(&x);
     file_free(&y);
     return at;

@@ -128,21 +128,12 @@ static int file_read(xfile *f, const uint8_t *data, size_t size)
     return 1;
 }
 
-static size_t put(uint8_t *out, size_t at, size_t max, const uint8_t *p, size_t n)
-{
-    if (at >= max)
-        return at;
-    size_t k = n < max - at ? n : max - at;
-    memcpy(out + at, p, k);
-    return at + k;
-}
-
 static size_t file_write(const xfile *f, uint8_t *out, size_t max)
 {
-    size_t at = put(out, 0, max, f->header, HEADER);
+    size_t at = mut_put(out, 0, max, f->header, HEADER);
     for (size_t i = 0; i < f->n; i++)
-        at = put(out, at, max, f->r[i].p, f->r[i].n);
-    return put(out, at, max, f->tail, f->tail_len);
+        at = mut_put(out, at, max, f->r[i].p, f->r[i].n);
+    return mut_put(out, at, max, f->tail, f->tail_len);
 }
 
 /* ---- structural changes ---- */
@@ -561,12 +552,12 @@ size_t xray_cross_over(const uint8_t *a, size_t na, const uint8_t *b, size_t nb,
         return n;
     }
     size_t keep = mut_below(&g, x.n + 1), from = mut_below(&g, y.n + 1);
-    size_t at = put(out, 0, max_size, x.header, HEADER);
+    size_t at = mut_put(out, 0, max_size, x.header, HEADER);
     for (size_t i = 0; i < keep; i++)
-        at = put(out, at, max_size, x.r[i].p, x.r[i].n);
+        at = mut_put(out, at, max_size, x.r[i].p, x.r[i].n);
     for (size_t i = from; i < y.n; i++)
-        at = put(out, at, max_size, y.r[i].p, y.r[i].n);
-    at = put(out, at, max_size, y.tail, y.tail_len);
+        at = mut_put(out, at, max_size, y.r[i].p, y.r[i].n);
+    at = mut_put(out, at, max_size, y.tail, y.tail_len);
     file_free(&x);
     file_free(&y);
     return at;
