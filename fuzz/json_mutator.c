@@ -335,8 +335,11 @@ size_t json_mutate(uint8_t *data, size_t size, size_t max_size, unsigned seed,
     mut_seed(&g, seed);
     if (mut_one_in(&g, 5) || size == 0)
         return mut_bytes(data, size, max_size, &g, bytes);
-    uint8_t *scratch = malloc(max_size ? max_size : 1);
-    if (!scratch)
+    /* Kept from call to call, as lex's arrays are: an allocation per call
+     * records a stack trace under ASan. */
+    static uint8_t *scratch;
+    static size_t scratch_cap;
+    if (!reserve((void **)&scratch, &scratch_cap, max_size ? max_size : 1, 1))
         return mut_bytes(data, size, max_size, &g, bytes);
     size_t n = size;
     for (size_t k = 1 + mut_below(&g, 3); k > 0; k--) {
@@ -346,13 +349,10 @@ size_t json_mutate(uint8_t *data, size_t size, size_t max_size, unsigned seed,
         int any = pick(&d, &g, -1) >= 0;
         if (any)
             n = mutate_doc(&d, &g, scratch, max_size);
-        if (!any) {
-            free(scratch);
+        if (!any)
             return mut_bytes(data, size, max_size, &g, bytes);
-        }
         memcpy(data, scratch, n);
     }
-    free(scratch);
     return n;
 }
 

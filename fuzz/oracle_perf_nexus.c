@@ -53,7 +53,7 @@ static void ref_da(pf_container *s, const uint8_t *b, size_t len, uint64_t start
 
 void pno_read(pf_container *s, const uint8_t *b, size_t n, unsigned srcbits)
 {
-    memset(s, 0, sizeof *s);
+    pf_container_reset(s);
     size_t pos = 0, skipped = 0;
     while (pos < n && (b[pos] == 0 || (b[pos] & 3) != 0)) {
         skipped += b[pos] != 0xff;

@@ -147,6 +147,12 @@ void pf_run_sm(pf_layer *got, const tc_perf_msg *m, size_t n, unsigned channel, 
 
 /* ---- containers ---- */
 
+void pf_container_reset(pf_container *s)
+{
+    s->nm = s->nf = 0;
+    s->wrapped = s->wrapped_first = 0;
+}
+
 void pf_container_msg(pf_container *s, const tc_perf_msg *m)
 {
     if (s->nm == 0)
@@ -172,7 +178,7 @@ static void on_container_diag(void *user, const tc_diag *d)
 
 void pf_read_nexus(pf_container *s, const uint8_t *p, size_t n, unsigned srcbits, size_t step)
 {
-    memset(s, 0, sizeof *s);
+    pf_container_reset(s);
     tc_diag_sink d;
     tc_diag_init(&d, "fuzz", UINT32_MAX, 1, on_container_diag, s);
     hx_source src;
@@ -184,7 +190,7 @@ void pf_read_nexus(pf_container *s, const uint8_t *p, size_t n, unsigned srcbits
 
 void pf_read_text(pf_container *s, const uint8_t *p, size_t n)
 {
-    memset(s, 0, sizeof *s);
+    pf_container_reset(s);
     tc_diag_sink d;
     tc_diag_init(&d, "fuzz", UINT32_MAX, 1, on_container_diag, s);
     tc_reader r;
