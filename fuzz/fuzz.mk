@@ -115,6 +115,14 @@ FUZZ_LLVM_LIBS = $(eval FUZZ_LLVM_LIBS := $(call fuzz_llvm,--ldflags) \
     -Wl,-rpath,$(call fuzz_llvm,--libdir) $(call fuzz_llvm,--libs xray support))$(FUZZ_LLVM_LIBS)
 
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
+# Campaign builds (libFuzzer, AFL++) leave out UBSan's alignment check, as
+# OSS-Fuzz's UBSan set does: comparison tracing (-fsanitize=fuzzer,
+# AFL++'s CmpLog) reports its `ptr & 7 == 0` before each load like any
+# comparison, a quarter of a lean DCFG execution, and the answer is the same
+# every time, so it steers nothing. The regression driver's build, which
+# replays every corpus in `make check` and every finding in triage, keeps
+# the whole of UBSan.
+FUZZ_SAN_CAMPAIGN := $(FUZZ_SAN) -fno-sanitize=alignment
 FUZZ_DEBUG := -O1 -g -fno-omit-frame-pointer
 # FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION (the libFuzzer/OSS-Fuzz convention)
 # lowers limits that only cost time, such as the edges a DCFG-trace dump prints
@@ -144,7 +152,7 @@ FZ_aflcmplog_CC := AFL_QUIET=1 AFL_LLVM_CMPLOG=1 $(AFL_CC)
 FZ_aflcmplog_CXX := AFL_QUIET=1 AFL_LLVM_CMPLOG=1 $(AFL_CXX)
 FZ_aflcmplog_OBJ :=
 FZ_aflcmplog_LINK := $(AFL_DRIVER)
-fuzz_san = $(if $(filter aflcmplog,$(1)),,$(FUZZ_SAN))
+fuzz_san = $(if $(filter aflcmplog,$(1)),,$(if $(filter regress,$(1)),$(FUZZ_SAN),$(FUZZ_SAN_CAMPAIGN)))
 
 # ---- objects and programs ----
 
@@ -359,7 +367,7 @@ CHECK_TARGETS += check-fuzz-ossfuzz
 
 # The UBSan-only AFL++ build, for half of a campaign's secondaries: without
 # ASan it runs several times faster; the main and the other secondaries keep
-# ASan for memory errors. -fno-sanitize=address after FUZZ_SAN takes ASan out.
+# ASan for memory errors. -fno-sanitize=address after the sanitizer flags takes ASan out.
 FZ_aflubsan_CC := $(FZ_afl_CC)
 FZ_aflubsan_CXX := $(FZ_afl_CXX)
 FZ_aflubsan_OBJ := -fno-sanitize=address
@@ -450,7 +458,7 @@ define FB_ENGINE_RULES
 $(FB_OUT)/bench-$(1)/obj/%.o: %.c $$(FZ_$(1)_DEPS)
 	@mkdir -p $$(@D)
 	$$(call say,CC-FB,$$<)
-	$$(Q)$$(FZ_$(1)_CC) $$(CPPFLAGS) $$(FUZZ_CFLAGS) -DTC_FUZZBENCH $$(FUZZ_SAN) $$(FZ_$(1)_OBJ) \
+	$$(Q)$$(FZ_$(1)_CC) $$(CPPFLAGS) $$(FUZZ_CFLAGS) -DTC_FUZZBENCH $$(call fuzz_san,$(1)) $$(FZ_$(1)_OBJ) \
 	    -MMD -MP -c $$< -o $$@
 
 FB_$(1)_OBJS := $$(patsubst %.c,$(FB_OUT)/bench-$(1)/obj/%.o,$(FB_HOOKED_SRCS)) \
@@ -461,7 +469,7 @@ endef
 define FB_TARGET_RULES
 $(FB_OUT)/bench-$(1)/$(2): $(call fuzz_target_objs,$(1),$(2)) $$(FB_$(1)_OBJS) $$(FZ_$(1)_MAIN)
 	$$(call say,LD-FB,$$@)
-	$$(Q)$$(FZ_$(1)_$(3)) $$(FUZZ_SAN) -o $$@ $$^ $$(FZ_$(1)_LINK) \
+	$$(Q)$$(FZ_$(1)_$(3)) $$(call fuzz_san,$(1)) -o $$@ $$^ $$(FZ_$(1)_LINK) \
 	    $(if $(filter CXX,$(3)),$$(FUZZ_LLVM_LIBS)) $$(LIBS)
 endef
 
