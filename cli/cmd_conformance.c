@@ -15,6 +15,7 @@
 #include "../conformance/runner/tool_version.h"
 #include "../reports/conformance_report.h"
 #include "cli.h"
+#include "conformance_generate.h"
 
 #define MAX_GLOBS 64
 
@@ -478,7 +479,7 @@ int cmd_conformance(int argc, char **argv)
 {
     enum { O_IMPL = 256, O_CMD, O_NAME, O_DUMP, O_CASES, O_RUN, O_SKIP, O_TIMEOUT, O_XFAIL,
            O_NO_XFAIL, O_REPORT, O_REPORT_DIR, O_LIST, O_COVERAGE, O_WRITE_DUMPS, O_FORMAT,
-           O_COPY, O_TOOL_PATH };
+           O_COPY, O_TOOL_PATH, O_GENERATE, O_SECONDS, O_SEED, O_COUNT, O_OUT };
     static const struct option longopts[] = {
         {"impl", required_argument, NULL, O_IMPL},
         {"cmd", required_argument, NULL, O_CMD},
@@ -501,9 +502,16 @@ int cmd_conformance(int argc, char **argv)
         {"list", no_argument, NULL, O_LIST},
         {"coverage", no_argument, NULL, O_COVERAGE},
         {"write-dumps", no_argument, NULL, O_WRITE_DUMPS},
+        {"generate", no_argument, NULL, O_GENERATE},
+        {"seconds", required_argument, NULL, O_SECONDS},
+        {"seed", required_argument, NULL, O_SEED},
+        {"count", required_argument, NULL, O_COUNT},
+        {"out", required_argument, NULL, O_OUT},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
+    cli_generate_args gen = {.seconds = 60, .seed = 1, .out = "tracecheck-generated"};
+    int generate = 0, seconds_given = 0;
     /* The columns in command-line order: --impl names, and where --cmd is. */
     const char *impls[MAX_IMPLS];
     size_t nimpl = 0, cmd_at = 0;
@@ -584,6 +592,23 @@ int cmd_conformance(int argc, char **argv)
         case O_LIST: list = 1; break;
         case O_COVERAGE: coverage = 1; break;
         case O_WRITE_DUMPS: write_dumps = 1; break;
+        case O_GENERATE: generate = 1; break;
+        case O_SECONDS:
+            seconds_given = 1;
+            gen.seconds = strtod(optarg, &end);
+            if (*end || !(gen.seconds >= 0 && gen.seconds <= 31536000))
+                return cli_usage_error("conformance", "--seconds takes seconds (0: no limit)");
+            break;
+        case O_SEED:
+        case O_COUNT: {
+            unsigned long long v;
+            if (tc_parse_size(optarg, &v) != 0)
+                return cli_usage_error("conformance", "--%s takes a number",
+                                       c == O_SEED ? "seed" : "count");
+            *(c == O_SEED ? &gen.seed : &gen.count) = v;
+            break;
+        }
+        case O_OUT: gen.out = optarg; break;
         case 'h': help(); return 0;
         default: return cli_usage_error("conformance", "bad option");
         }
@@ -592,15 +617,25 @@ int cmd_conformance(int argc, char **argv)
         return cli_usage_error("conformance", "unexpected argument '%s'", argv[optind]);
     if (cs.dump && !cs.cmd)
         return cli_usage_error("conformance", "--dump describes a --cmd implementation");
-    if ((format || cs.copy) && !cs.cmd)
+    if ((format && !generate && !cs.cmd) || (cs.copy && !cs.cmd))
         return cli_usage_error("conformance", "--format and --copy describe a --cmd "
-                                              "implementation");
+                                              "implementation (--format also chooses what "
+                                              "--generate draws)");
     cs.only = TC_FORMAT_AUTO;
     if (format && ((cs.only = tc_format_from_name(format)) == TC_FORMAT__COUNT ||
                    cs.only == TC_FORMAT_AUTO))
         return cli_usage_error("conformance", "unknown format '%s'", format);
     if (!report_dir && nwant > 1)
         return cli_usage_error("conformance", "several --report kinds need --report-dir");
+    if (generate && nimpl + !!cs.cmd != 1)
+        return cli_usage_error("conformance", "--generate judges one implementation: one "
+                                              "--impl NAME or one --cmd");
+    if (gen.count && !seconds_given)
+        gen.seconds = 0; /* --count alone: as long as it takes */
+    if (!generate && (gen.count || gen.seed != 1 || seconds_given ||
+                      strcmp(gen.out, "tracecheck-generated") != 0))
+        return cli_usage_error("conformance", "--seconds, --seed, --count and --out are "
+                                              "options of --generate");
     /* Without any: tracecheck; the matrix compares it with every known tool
      * (an absent one shows its cases as skipped, with the reason). */
     if (!nimpl && !cs.cmd) {
@@ -651,6 +686,17 @@ int cmd_conformance(int argc, char **argv)
                 cleanup(&st);
                 return rc;
             }
+    }
+    if (generate) {
+        gen.format = cs.only;
+        gen.timeout = timeout;
+        gen.jobs = (unsigned)jobs;
+        gen.quiet = quiet;
+        gen.report_dir = report_dir;
+        memcpy(gen.want, want, sizeof gen.want);
+        int rc = cli_conformance_generate(&st.col[0].im, st.col[0].name, &gen);
+        cleanup(&st);
+        return rc;
     }
     if (write_dumps && (ncol > 1 || st.col[0].im.kind != TC_IMPL_TRACECHECK)) {
         cleanup(&st);

@@ -1,5 +1,6 @@
 /* What the generators' option setters share (generator.h). */
 #include <errno.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -52,4 +53,14 @@ int tc_gen_close_output(FILE *out, const tc_gen_common *c, int rc, tc_error *err
         return TC_GEN_FAILED;
     }
     return TC_GEN_OK;
+}
+
+char *tc_gen_path(const char *dir, const char *name)
+{
+    size_t n = strlen(dir) + (name ? strlen(name) : 0) + 2;
+    char *p = malloc(n);
+    if (!p)
+        abort(); /* as the runner's own strings: a few bytes, never recovered from */
+    snprintf(p, n, name ? "%s/%s" : "%s", dir, name ? name : "");
+    return p;
 }

@@ -44,6 +44,20 @@ typedef struct tc_gen_mutator {
     const char *how;
 } tc_gen_mutator;
 
+/* What `conformance --generate` draws a trace's options from: an option of
+ * the generator with its values, the simplest first (shrinking tries the
+ * earlier values of each). "-" leaves the option unset (its default); a
+ * flag is set by "1". */
+typedef struct tc_gen_axis {
+    const char *option;
+    const char *const *values; /* ended by NULL */
+} tc_gen_axis;
+
+/* The path given to -o for a trace of format f written into dir, and the
+ * input a case of it names (a file or a directory), each malloc'd. */
+typedef void (*tc_gen_case_paths)(const void *params, int format, const char *dir, char **output,
+                                  char **input);
+
 typedef struct tc_generator {
     const tc_gen_option *options; /* ended by a NULL name */
     size_t params_size;
@@ -57,7 +71,14 @@ typedef struct tc_generator {
     int (*run)(void *params, const tc_gen_common *c, tc_error *err);
     /* gen --help: the format's section (its options), or NULL. */
     const char *help;
+    /* conformance --generate: the options' range (ended by a NULL option)
+     * and where a case's trace goes. */
+    const tc_gen_axis *axes;
+    tc_gen_case_paths case_paths;
 } tc_generator;
+
+/* "dir/name" (malloc'd), or dir itself when name is NULL: for case_paths. */
+char *tc_gen_path(const char *dir, const char *name);
 
 /* A count option (--threads, --procs, --looms): 1 to 65536 (a format's
  * generator may allow fewer), K and M suffixes as --size. TC_GEN_OK, or

@@ -81,6 +81,23 @@ static int run(void *params, const tc_gen_common *c, tc_error *err)
     return TC_GEN_OK;
 }
 
+/* conformance --generate: one process and thread up to several, DCFGs that
+ * grow with the trace or have a size of their own. */
+static const char *const counts[] = {"1", "2", "4", NULL};
+static const char *const dcfg_sizes[] = {"-", "0", "16K", "256K", NULL};
+static const tc_gen_axis axes[] = {
+    {"procs", counts}, {"threads", counts}, {"dcfg-size", dcfg_sizes}, {NULL, NULL}};
+
+/* A DCFG case is the DCFG alone; a DCFG-trace case is the pair's directory
+ * (its DCFG is its companion, found by name). */
+static void case_paths(const void *params, int format, const char *dir, char **output,
+                       char **input)
+{
+    (void)params;
+    *output = tc_gen_path(dir, "prog");
+    *input = tc_gen_path(dir, format == TC_FORMAT_DCFG ? "prog.dcfg.json" : NULL);
+}
+
 const tc_generator dcfg_generator = {
     .options = options,
     .params_size = sizeof(dcfg_opts),
@@ -89,6 +106,8 @@ const tc_generator dcfg_generator = {
     .mutator_at = mutator_at,
     .output = "OUT (OUT.dcfg.json and OUT.trace.json)",
     .run = run,
+    .axes = axes,
+    .case_paths = case_paths,
     .help = "dcfg and dcfg-trace (a DCFG and its DCFG-trace: -o OUT writes OUT.dcfg.json and\n"
             "      OUT.trace.json, whose ids, counts and instruction counts agree):\n"
             "      --procs P          processes, 1 to 64 (default: 1 to 3, drawn)\n"

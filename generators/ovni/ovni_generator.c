@@ -84,6 +84,20 @@ static int run(void *params, const tc_gen_common *c, tc_error *err)
     return TC_GEN_OK;
 }
 
+/* conformance --generate: one thread to a few looms, both byte orders. */
+static const char *const counts[] = {"1", "2", "3", NULL};
+static const char *const flag[] = {"-", "1", NULL};
+static const tc_gen_axis axes[] = {
+    {"looms", counts}, {"procs", counts}, {"threads", counts}, {"big-endian", flag}, {NULL, NULL}};
+
+static void case_paths(const void *params, int format, const char *dir, char **output,
+                       char **input)
+{
+    (void)params, (void)format;
+    *output = tc_gen_path(dir, "trace");
+    *input = tc_gen_path(dir, "trace");
+}
+
 const tc_generator ovni_generator = {
     .options = options,
     .params_size = sizeof(ovni_opts),
@@ -92,6 +106,8 @@ const tc_generator ovni_generator = {
     .mutator_at = mutator_at,
     .output = "DIR",
     .run = run,
+    .axes = axes,
+    .case_paths = case_paths,
     .help = "ovni (-o names a trace directory, created if need be and empty, in libovni's\n"
             "      layout loom.L/proc.P/thread.T/):\n"
             "      --looms L          looms (machines), 1 to 64 (default 2)\n"

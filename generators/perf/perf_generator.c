@@ -119,6 +119,24 @@ static int run(void *params, const tc_gen_common *c, tc_error *err)
     return tc_gen_close_output(out, c, rc, err);
 }
 
+/* conformance --generate: every count type in both containers (a text
+ * container's name ends in .itc). --srcbits stays 0: a case has no place
+ * for the option that validating it then needs. */
+static const char *const count_types[] = {"raw", "delta", "xor", NULL};
+static const char *const containers[] = {"rtd", "text", NULL};
+static const tc_gen_axis axes[] = {
+    {"count-type", count_types}, {"container", containers}, {NULL, NULL}};
+
+static void case_paths(const void *params, int format, const char *dir, char **output,
+                       char **input)
+{
+    (void)format;
+    const char *name = ((const perf_opts *)params)->container == PERF_TEXT ? "trace.itc"
+                                                                            : "trace.rtd";
+    *output = tc_gen_path(dir, name);
+    *input = tc_gen_path(dir, name);
+}
+
 const tc_generator perf_generator = {
     .options = options,
     .params_size = sizeof(perf_opts),
@@ -127,6 +145,8 @@ const tc_generator perf_generator = {
     .mutator_at = mutator_at,
     .output = "FILE (- for standard output)",
     .run = run,
+    .axes = axes,
+    .case_paths = case_paths,
     .help = "perf (SiFive trace performance data: ITC writes of channel 6 from a simulated\n"
             "      run; a name ending in .itc picks the text container):\n"
             "      --count-type T     raw, delta or xor (delta XOR) (default: drawn from the\n"

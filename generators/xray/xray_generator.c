@@ -144,6 +144,32 @@ static int run(void *params, const tc_gen_common *c, tc_error *err)
     return tc_gen_close_output(out, c, rc, err);
 }
 
+/* conformance --generate: every version, byte order and thread count, the
+ * buffer sizes of LLVM's runtime and smaller, and version 1's noisy
+ * padding (which other versions do not have: the option changes nothing there). */
+static const char *const versions_fdr[] = {"5", "1", "2", "3", "4", NULL};
+static const char *const versions_basic[] = {"3", "1", "2", NULL};
+static const char *const thread_counts[] = {"1", "2", "4", "8", NULL};
+static const char *const buffer_sizes_fdr[] = {"-", "256", "1024", "4096", NULL};
+static const char *const buffer_sizes_basic[] = {"-", "64", "256", "4096", NULL};
+static const char *const flag[] = {"-", "1", NULL};
+static const tc_gen_axis axes_fdr[] = {
+    {"version", versions_fdr},        {"threads", thread_counts}, {"buffer-size", buffer_sizes_fdr},
+    {"big-endian", flag},             {"noisy-padding", flag},    {NULL, NULL},
+};
+static const tc_gen_axis axes_basic[] = {
+    {"version", versions_basic}, {"threads", thread_counts}, {"buffer-size", buffer_sizes_basic},
+    {"big-endian", flag},        {NULL, NULL},
+};
+
+static void case_paths(const void *params, int format, const char *dir, char **output,
+                       char **input)
+{
+    (void)params, (void)format;
+    *output = tc_gen_path(dir, "trace.xray");
+    *input = tc_gen_path(dir, "trace.xray");
+}
+
 #define HELP                                                                                      \
     "xray (xray-basic: a basic-mode log, as --mode basic):\n"                                    \
     "      --mode M           fdr (Flight Data Recorder, the default) or basic (a\n"            \
@@ -170,6 +196,8 @@ const tc_generator xray_generator = {
     .output = "FILE (- for standard output)",
     .run = run,
     .help = HELP,
+    .axes = axes_fdr,
+    .case_paths = case_paths,
 };
 
 const tc_generator xray_basic_generator = {
@@ -181,4 +209,6 @@ const tc_generator xray_basic_generator = {
     .output = "FILE (- for standard output)",
     .run = run,
     .help = NULL, /* xray's section says it */
+    .axes = axes_basic,
+    .case_paths = case_paths,
 };

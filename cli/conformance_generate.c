@@ -1,0 +1,110 @@
+/* tracecheck conformance --generate: which formats, the run, the reports
+ * (conformance/runner/generate.h does the work). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../conformance/runner/generate.h"
+#include "../generators/common/generator.h"
+#include "../parsers/common/formats.h"
+#include "cli.h"
+#include "conformance_generate.h"
+
+static int drawable(tc_format f)
+{
+    const tc_format_ops *ops = tc_format_ops_for(f);
+    return ops && ops->generator && ops->generator->axes && ops->generator->case_paths;
+}
+
+/* --format, else the formats the implementation reads, else all. */
+static size_t formats_of(const tc_conf_impl *impl, tc_format asked, tc_format *out)
+{
+    size_t n = 0;
+    if (asked != TC_FORMAT_AUTO) {
+        if (drawable(asked))
+            out[n++] = asked;
+        return n;
+    }
+    for (size_t i = 0; tc_format_at(i); i++) {
+        tc_format f = tc_format_at(i)->format;
+        int reads = impl->only_format == TC_FORMAT_AUTO || f == impl->only_format ||
+                    (impl->also_format != TC_FORMAT_AUTO && f == impl->also_format);
+        if (reads && drawable(f))
+            out[n++] = f;
+    }
+    return n;
+}
+
+static int write_report(const char *dir, const char *name, const char *ext,
+                        void (*write)(FILE *, const tc_gen_conf_run *), const tc_gen_conf_run *run)
+{
+    char *path = tc_conf_printf("%s/conformance-generated-%s.%s", dir, name, ext);
+    FILE *f = fopen(path, "w");
+    int rc = 0;
+    if (!f) {
+        fprintf(stderr, "tracecheck conformance: cannot write %s\n", path);
+        rc = -1;
+    } else {
+        write(f, run);
+        if (fclose(f) != 0)
+            rc = -1;
+    }
+    free(path);
+    return rc;
+}
+
+int cli_conformance_generate(const tc_conf_impl *impl, const char *name,
+                             const cli_generate_args *a)
+{
+    if (impl->unavailable) {
+        fprintf(stderr, "tracecheck conformance: %s: %s\n", name, impl->unavailable);
+        return EXIT_TROUBLE;
+    }
+    tc_gen_conf_options opt = {
+        .impl = impl, .impl_name = name, .seconds = a->seconds, .count = a->count,
+        .seed = a->seed, .jobs = a->jobs, .timeout = a->timeout, .out = a->out,
+        .progress = !a->quiet && isatty(2), .log = a->quiet ? NULL : stderr,
+    };
+    opt.nformats = formats_of(impl, a->format, opt.formats);
+    if (!opt.nformats) {
+        char names[256];
+        tc_format_names(names, sizeof names, ", ");
+        return cli_usage_error("conformance", "--generate: no format to draw for %s (--format "
+                                              "with a generator: %s)", name, names);
+    }
+    if (!a->seconds && !a->count && !a->quiet)
+        fputs("tracecheck conformance: --seconds 0 and no --count: running until "
+              "interrupted (Ctrl-C keeps what was found)\n", stderr);
+    tc_gen_conf_run run;
+    if (tc_gen_conf_run_all(&run, &opt) != 0) {
+        tc_gen_conf_run_free(&run);
+        return EXIT_TROUBLE;
+    }
+    int status = run.nclasses ? EXIT_INVALID : EXIT_VALID;
+    if (a->report_dir) {
+        int none = 1;
+        for (int k = 0; k < TC_CONF_REPORT__COUNT; k++)
+            none &= !a->want[k];
+        struct stat st;
+        if (stat(a->report_dir, &st) != 0)
+            mkdir(a->report_dir, 0777);
+        if (((none || a->want[TC_CONF_REPORT_TEXT]) &&
+             write_report(a->report_dir, name, "txt", tc_gen_conf_report_text, &run) != 0) ||
+            ((none || a->want[TC_CONF_REPORT_JSON]) &&
+             write_report(a->report_dir, name, "json", tc_gen_conf_report_json, &run) != 0) ||
+            (a->want[TC_CONF_REPORT_HTML] &&
+             write_report(a->report_dir, name, "html", tc_gen_conf_report_html, &run) != 0))
+            status = EXIT_TROUBLE;
+        tc_gen_conf_report_text(stdout, &run);
+    } else if (a->want[TC_CONF_REPORT_JSON]) {
+        tc_gen_conf_report_json(stdout, &run);
+    } else if (a->want[TC_CONF_REPORT_HTML]) {
+        tc_gen_conf_report_html(stdout, &run);
+    } else {
+        tc_gen_conf_report_text(stdout, &run);
+    }
+    tc_gen_conf_run_free(&run);
+    return status;
+}

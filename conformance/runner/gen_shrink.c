@@ -1,0 +1,236 @@
+/*
+ * Shrinking a divergence while its class stays the same (gen_probe.c):
+ *
+ * 1. through the generator: the size to 0 (the generator's smallest
+ *    trace); each option to each of its simpler values (tc_generator.axes
+ *    lists them first): one thread, one loom, small buffers; then the size
+ *    halved while the class stays;
+ * 2. through the bytes, file by file (the largest first): chunks of half
+ *    the file removed, then of a quarter, down to single bytes (delta
+ *    debugging's complement steps), keeping each removal after which both
+ *    tracecheck and the implementation still answer as before.
+ *
+ * Each step is one run of both; the steps stop at the run's deadline or a
+ * stop, and at GX_SHRINK_RUNS runs per divergence, leaving the smallest
+ * trace found so far.
+ */
+#define _DEFAULT_SOURCE /* DT_REG */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "gen_internal.h"
+#include "proc.h"
+#include "scratch.h"
+
+/* Runs of both per divergence: a run of a tool such as llvm-xray takes
+ * some 20 ms, so a class costs a few seconds at most, and the trace the
+ * generator's smallest parameters give is most often small already. */
+#define GX_SHRINK_RUNS 150
+
+typedef struct shrinker {
+    const tc_gen_conf_options *opt;
+    const char *work; /* where candidates' directories go */
+    gx_draw *d;
+    char **dir, **input;
+    gx_probe *probe;
+    unsigned runs;
+} shrinker;
+
+static int over(const shrinker *s)
+{
+    return gx_stop || (gx_deadline > 0 && tc_proc_now() >= gx_deadline) ||
+           s->runs >= GX_SHRINK_RUNS;
+}
+
+/* Whether a fresh probe is the same divergence as the one kept. */
+static int same(const shrinker *s, const gx_probe *p)
+{
+    return !p->stopped && p->diverges && !strcmp(p->key, s->probe->key);
+}
+
+/* Generates the draw c afresh; keeps it when the class stays. */
+static int try_draw(shrinker *s, gx_draw *c)
+{
+    char *root = gx_mkdtemp(s->work), *input = NULL;
+    if (!root)
+        return 0;
+    char *tdir = tc_conf_printf("%s/t", root);
+    tc_error err = TC_ERROR_INIT;
+    int kept = 0;
+    if (mkdir(tdir, 0777) == 0 && gx_draw_write(c, tdir, &input, &err) == 0) {
+        gx_probe p;
+        s->runs++;
+        gx_probe_run(&p, s->opt, c->f, input, root, c->violate);
+        if (same(s, &p) && gx_bytes(input) < gx_bytes(*s->input)) {
+            gx_probe_free(s->probe);
+            *s->probe = p;
+            tc_scratch_remove(*s->dir);
+            free(*s->dir);
+            free(*s->input);
+            *s->dir = root;
+            *s->input = input;
+            *s->d = *c;
+            kept = 1;
+        } else {
+            gx_probe_free(&p);
+        }
+    }
+    tc_error_free(&err);
+    free(tdir);
+    if (!kept) {
+        tc_scratch_remove(root);
+        free(root);
+        free(input);
+    }
+    return kept;
+}
+
+static void shrink_draw(shrinker *s)
+{
+    gx_draw c = *s->d;
+    c.size = 0;
+    try_draw(s, &c);
+    const tc_generator *g = s->d->f->generator;
+    for (size_t a = 0; a < s->d->naxes && !over(s); a++)
+        for (size_t v = 0; g->axes[a].values[v] && !over(s); v++) {
+            const char *value = g->axes[a].values[v];
+            if (!strcmp(value, s->d->value[a]))
+                break; /* the values before the current one are simpler */
+            c = *s->d;
+            c.value[a] = value;
+            if (try_draw(s, &c))
+                break;
+        }
+    while (s->d->size > 1 && !over(s)) {
+        c = *s->d;
+        c.size = s->d->size / 2;
+        if (!try_draw(s, &c))
+            break;
+    }
+}
+
+/* ---- bytes ---- */
+
+static int write_bytes(const char *path, const unsigned char *p, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    int ok = fwrite(p, 1, n, f) == n;
+    return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+/* Reruns the kept trace (whose file path now holds a candidate); keeps the
+ * probe when the class stays. */
+static int try_bytes(shrinker *s)
+{
+    gx_probe p;
+    s->runs++;
+    gx_probe_run(&p, s->opt, s->d->f, *s->input, *s->dir, s->d->violate);
+    if (same(s, &p)) {
+        gx_probe_free(s->probe);
+        *s->probe = p;
+        return 1;
+    }
+    gx_probe_free(&p);
+    return 0;
+}
+
+static void shrink_file(shrinker *s, const char *path)
+{
+    size_t n;
+    unsigned char *buf = (unsigned char *)tc_conf_read_file(path, &n);
+    if (!buf)
+        return;
+    unsigned char *cand = malloc(n ? n : 1);
+    if (!cand)
+        abort();
+    for (size_t chunk = n / 2 ? n / 2 : 1; n && chunk && !over(s);) {
+        int removed = 0;
+        for (size_t at = 0; at < n && !over(s);) {
+            size_t k = chunk < n - at ? chunk : n - at;
+            memcpy(cand, buf, at);
+            memcpy(cand + at, buf + at + k, n - at - k);
+            if (write_bytes(path, cand, n - k) == 0 && try_bytes(s)) {
+                memcpy(buf, cand, n - k);
+                n -= k;
+                removed = 1;
+            } else {
+                at += k;
+            }
+        }
+        if (!removed)
+            chunk /= 2;
+    }
+    write_bytes(path, buf, n); /* the smallest that kept the class */
+    free(cand);
+    free(buf);
+}
+
+typedef struct file_list {
+    char **path;
+    uint64_t *size;
+    size_t n;
+} file_list;
+
+static void collect(file_list *l, const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return;
+    if (S_ISREG(st.st_mode)) {
+        l->path = realloc(l->path, (l->n + 1) * sizeof *l->path);
+        l->size = realloc(l->size, (l->n + 1) * sizeof *l->size);
+        if (!l->path || !l->size)
+            abort();
+        l->path[l->n] = tc_conf_strdup(path);
+        l->size[l->n++] = (uint64_t)st.st_size;
+        return;
+    }
+    if (!S_ISDIR(st.st_mode))
+        return;
+    DIR *d = opendir(path);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        char *sub = tc_conf_printf("%s/%s", path, e->d_name);
+        collect(l, sub);
+        free(sub);
+    }
+    if (d)
+        closedir(d);
+}
+
+static void shrink_bytes(shrinker *s)
+{
+    file_list l = {0};
+    collect(&l, *s->input);
+    /* The largest first: most of what can go is there. */
+    for (size_t i = 0; i < l.n; i++)
+        for (size_t j = i + 1; j < l.n; j++)
+            if (l.size[j] > l.size[i]) {
+                char *p = l.path[i];
+                uint64_t z = l.size[i];
+                l.path[i] = l.path[j], l.size[i] = l.size[j];
+                l.path[j] = p, l.size[j] = z;
+            }
+    for (size_t i = 0; i < l.n; i++) {
+        if (!over(s))
+            shrink_file(s, l.path[i]);
+        free(l.path[i]);
+    }
+    free(l.path);
+    free(l.size);
+}
+
+void gx_shrink(gx_draw *d, char **dir, char **input, gx_probe *probe,
+               const tc_gen_conf_options *opt, const char *work)
+{
+    shrinker s = {opt, work, d, dir, input, probe, 0};
+    shrink_draw(&s);
+    shrink_bytes(&s);
+}

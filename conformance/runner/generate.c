@@ -1,0 +1,457 @@
+/*
+ * The parent of `conformance --generate` (generate.h): starts the workers
+ * (gen_worker.h), reads what they find, draws the progress line, stops
+ * them at --seconds or a signal, and at the end keeps per class the case of
+ * the lowest iteration, named and moved into OUT/cases/<format>/, with what
+ * the implementation printed in OUT/output/.
+ */
+#define _GNU_SOURCE /* strsignal, pipe2 */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gen_internal.h"
+#include "gen_worker.h"
+#include "proc.h"
+#include "scratch.h"
+
+#define MAX_WORKERS 64
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+typedef struct found {
+    tc_gen_class cl;
+    char *dir; /* the kept case's directory in the work area */
+} found;
+
+typedef struct parent {
+    tc_gen_conf_run *run;
+    const tc_gen_conf_options *opt;
+    found *f;
+    size_t n;
+    double start, last_draw;
+    int line_shown;
+} parent;
+
+static found *find(parent *p, const char *key)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (!strcmp(p->f[i].cl.key, key))
+            return &p->f[i];
+    p->f = realloc(p->f, (p->n + 1) * sizeof *p->f);
+    if (!p->f)
+        abort();
+    found *x = &p->f[p->n++];
+    memset(x, 0, sizeof *x);
+    x->cl.key = tc_conf_strdup(key);
+    x->cl.iteration = UINT64_MAX;
+    return x;
+}
+
+static void clear_line(parent *p)
+{
+    if (p->line_shown) {
+        fputs("\r\033[K", stderr);
+        p->line_shown = 0;
+    }
+}
+
+static void progress(parent *p, int force)
+{
+    double now = tc_proc_now();
+    if (!p->opt->progress || (!force && now - p->last_draw < 0.25))
+        return;
+    p->last_draw = now;
+    const tc_gen_conf_run *r = p->run;
+    fprintf(stderr, "\r\033[K%6.1f s  %llu traces (%llu valid, %llu one-defect)  %llu "
+                    "divergences in %zu classes",
+            now - p->start, (unsigned long long)r->traces, (unsigned long long)r->valid,
+            (unsigned long long)r->invalid, (unsigned long long)r->divergences, p->n);
+    fflush(stderr);
+    p->line_shown = 1;
+}
+
+/* Splits a protocol line at tabs (in place); returns the field count. */
+static size_t fields(char *line, char **f, size_t max)
+{
+    size_t n = 0;
+    for (char *s = line; n < max;) {
+        f[n++] = s;
+        char *t = strchr(s, '\t');
+        if (!t)
+            break;
+        *t = '\0';
+        s = t + 1;
+    }
+    return n;
+}
+
+static void on_line(parent *p, char *line)
+{
+    char *f[8];
+    size_t n = fields(line, f, 8);
+    tc_gen_conf_run *r = p->run;
+    if (!strcmp(f[0], "T") && n == 3) {
+        r->traces++;
+        if (!strcmp(f[2], "valid"))
+            r->valid++;
+        else if (!strcmp(f[2], "invalid"))
+            r->invalid++;
+        else
+            r->unusable++, r->traces--;
+    } else if (!strcmp(f[0], "D") && n == 3) {
+        r->divergences++;
+        find(p, f[2])->cl.hits++;
+    } else if (!strcmp(f[0], "C") && n == 8) {
+        uint64_t it = strtoull(f[1], NULL, 10);
+        found *x = find(p, f[2]);
+        int first = !x->dir;
+        if (it < x->cl.iteration) {
+            if (x->dir)
+                tc_scratch_remove(x->dir);
+            free(x->dir);
+            free(x->cl.generated);
+            free(x->cl.reason);
+            x->dir = tc_conf_strdup(f[3]);
+            x->cl.iteration = it;
+            x->cl.bytes_generated = strtoull(f[4], NULL, 10);
+            x->cl.bytes_shrunk = strtoull(f[5], NULL, 10);
+            x->cl.generated = tc_conf_strdup(f[6]);
+            x->cl.reason = tc_conf_strdup(f[7]);
+        } else {
+            tc_scratch_remove(f[3]);
+        }
+        if (first && p->opt->log) {
+            clear_line(p);
+            fprintf(p->opt->log, "found   %s (iteration %s, %s bytes shrunk to %s)\n", f[2], f[1],
+                    f[4], f[5]);
+            fflush(p->opt->log);
+        }
+    }
+}
+
+/* "n_gen_xray_header_truncated_accept": from the class, unique in p. */
+static char *case_name(const found *x, char **taken, size_t ntaken)
+{
+    const tc_gen_class *c = &x->cl;
+    char rule[96] = "valid";
+    if (strcmp(c->rules, "none") != 0) {
+        const char *id = c->rules, *dash = strchr(id, '-');
+        size_t k = 0, len = strcspn(id, ",");
+        for (size_t i = dash && (size_t)(dash - id) < len ? (size_t)(dash - id) + 1 : 0;
+             i < len && k < sizeof rule - 1; i++)
+            rule[k++] = id[i] == '-' ? '_' : (char)tolower((unsigned char)id[i]);
+        rule[k] = '\0';
+    }
+    char answer[32];
+    size_t k = 0;
+    for (const char *s = c->answer; *s && *s != ':' && k < sizeof answer - 1; s++)
+        answer[k++] = isalnum((unsigned char)*s) ? (char)tolower((unsigned char)*s) : '_';
+    answer[k] = '\0';
+    char fmt[32];
+    k = 0;
+    for (const char *s = c->format; *s && k < sizeof fmt - 1; s++)
+        fmt[k++] = *s == '-' ? '_' : *s;
+    fmt[k] = '\0';
+    char cls = c->verdict == TC_VERDICT_ACCEPT ? 'y' : 'n';
+    if (!strncmp(c->answer, "tracecheck:", 11))
+        cls = strcmp(c->rules, "none") ? 'n' : 'y';
+    char *name = tc_conf_printf("%c_gen_%s_%s_%s", cls, fmt, rule, answer);
+    for (unsigned v = 2;; v++) {
+        int clash = 0;
+        for (size_t i = 0; i < ntaken; i++)
+            clash |= taken[i] && !strcmp(taken[i], name);
+        if (!clash)
+            return name;
+        free(name);
+        name = tc_conf_printf("%c_gen_%s_%s_%s_%u", cls, fmt, rule, answer, v);
+    }
+}
+
+static int mkdir_p(const char *path)
+{
+    char *p = tc_conf_strdup(path);
+    for (char *s = p + 1; *s; s++)
+        if (*s == '/') {
+            *s = '\0';
+            if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+                free(p);
+                return -1;
+            }
+            *s = '/';
+        }
+    int rc = mkdir(p, 0777) != 0 && errno != EEXIST ? -1 : 0;
+    free(p);
+    return rc;
+}
+
+/* Moves the kept case's files to their places, named name. */
+static int place(const found *x, const char *name, const tc_gen_conf_options *opt, char **input,
+                 char **output)
+{
+    char *group = tc_conf_printf("%s/cases/%s", opt->out, x->cl.format);
+    char *outdir = tc_conf_printf("%s/output", opt->out);
+    int rc = mkdir_p(group) | mkdir_p(outdir);
+    const char *parts[] = {"case.expect.json", "case.dump.jsonl", "case.output.txt"};
+    const char *ends[] = {".expect.json", ".dump.jsonl", NULL};
+    for (size_t i = 0; i < 3 && !rc; i++) {
+        char *from = tc_conf_printf("%s/%s", x->dir, parts[i]);
+        char *to = ends[i] ? tc_conf_printf("%s/%s%s", group, name, ends[i])
+                           : tc_conf_printf("%s/%s.txt", outdir, name);
+        if (access(from, F_OK) == 0 && rename(from, to) != 0)
+            rc = -1;
+        if (!ends[i])
+            *output = tc_conf_strdup(to);
+        free(from);
+        free(to);
+    }
+    /* The input: what is left, "case" or "case.SUFFIX" (gx_case_write). */
+    char *from = NULL, *to = NULL;
+    DIR *d = rc ? NULL : opendir(x->dir);
+    struct dirent *e;
+    while (d && !from && (e = readdir(d)) != NULL)
+        if (!strncmp(e->d_name, "case", 4) && (!e->d_name[4] || e->d_name[4] == '.')) {
+            from = tc_conf_printf("%s/%s", x->dir, e->d_name);
+            to = tc_conf_printf("%s/%s%s", group, name, e->d_name + 4);
+        }
+    if (d)
+        closedir(d);
+    if (!from || rename(from, to) != 0)
+        rc = -1;
+    *input = to ? to : tc_conf_strdup("");
+    free(from);
+    free(group);
+    free(outdir);
+    return rc;
+}
+
+static int by_key(const void *a, const void *b)
+{
+    return strcmp(((const found *)a)->cl.key, ((const found *)b)->cl.key);
+}
+
+/* Splits "FORMAT|VERDICT|RULES|ANSWER" into the class's fields. */
+static void parse_key(tc_gen_class *c)
+{
+    char *k = tc_conf_strdup(c->key), *f[4] = {k, "", "", ""};
+    size_t n = 1;
+    for (char *s = k; *s && n < 4; s++)
+        if (*s == '|') {
+            *s = '\0';
+            f[n++] = s + 1;
+        }
+    c->format = tc_conf_strdup(f[0]);
+    c->verdict = !strcmp(f[1], "accept") ? TC_VERDICT_ACCEPT
+                 : !strcmp(f[1], "reject") ? TC_VERDICT_REJECT
+                                           : TC_VERDICT_NONE;
+    c->rules = tc_conf_strdup(f[2]);
+    c->answer = tc_conf_strdup(f[3]);
+    free(k);
+}
+
+static int finish(parent *p)
+{
+    tc_gen_conf_run *r = p->run;
+    qsort(p->f, p->n, sizeof *p->f, by_key);
+    r->classes = calloc(p->n ? p->n : 1, sizeof *r->classes);
+    char **taken = calloc(p->n ? p->n : 1, sizeof *taken);
+    if (!r->classes || !taken)
+        abort();
+    int rc = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        found *x = &p->f[i];
+        parse_key(&x->cl);
+        if (x->dir) {
+            x->cl.name = case_name(x, taken, i);
+            taken[i] = x->cl.name;
+            if (place(x, x->cl.name, p->opt, &x->cl.input, &x->cl.output) != 0) {
+                fprintf(stderr, "tracecheck conformance: cannot move the case of %s out of %s\n",
+                        x->cl.key, x->dir);
+                rc = -1;
+            }
+        }
+        /* Without a directory: found, but the run stopped before its case
+         * was written (the report says so). */
+        free(x->dir);
+        r->classes[r->nclasses++] = x->cl;
+    }
+    free(taken);
+    free(p->f);
+    return rc;
+}
+
+static void stop_workers(const pid_t *pid, unsigned n)
+{
+    for (unsigned w = 0; w < n; w++)
+        if (pid[w] > 0)
+            kill(pid[w], SIGTERM);
+}
+
+int tc_gen_conf_run_all(tc_gen_conf_run *run, const tc_gen_conf_options *opt)
+{
+    memset(run, 0, sizeof *run);
+    run->opt = opt;
+    run->started = time(NULL);
+    if (mkdir_p(opt->out) != 0) {
+        fprintf(stderr, "tracecheck conformance: cannot make %s: %s\n", opt->out, strerror(errno));
+        return -1;
+    }
+    char *cases = tc_conf_printf("%s/cases", opt->out);
+    struct stat st;
+    int exists = stat(cases, &st) == 0;
+    free(cases);
+    if (exists) {
+        fprintf(stderr, "tracecheck conformance: %s/cases exists: --generate writes its cases "
+                        "into a fresh directory (remove it, or name another with --out)\n",
+                opt->out);
+        return -1;
+    }
+    char *work = tc_conf_printf("%s/.work.XXXXXX", opt->out);
+    if (!mkdtemp(work)) {
+        fprintf(stderr, "tracecheck conformance: cannot make a directory in %s: %s\n", opt->out,
+                strerror(errno));
+        free(work);
+        return -1;
+    }
+    parent p = {.run = run, .opt = opt, .start = tc_proc_now()};
+    gx_deadline = opt->seconds > 0 ? p.start + opt->seconds : 0;
+    gx_stop = 0;
+    interrupted = 0;
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+
+    unsigned n = opt->jobs ? opt->jobs : 1;
+    if (n > MAX_WORKERS)
+        n = MAX_WORKERS;
+    pid_t pid[MAX_WORKERS];
+    int fd[MAX_WORKERS];
+    char *buf[MAX_WORKERS];
+    size_t len[MAX_WORKERS];
+    unsigned started = 0;
+    fflush(NULL);
+    for (unsigned w = 0; w < n; w++) {
+        int pp[2];
+        if (pipe2(pp, O_CLOEXEC) != 0)
+            break;
+        pid[w] = fork();
+        if (pid[w] == 0) {
+            close(pp[0]);
+            for (unsigned k = 0; k < w; k++)
+                close(fd[k]);
+            gx_worker(opt, w, n, pp[1], work);
+            close(pp[1]);
+            fflush(NULL);
+            _exit(0);
+        }
+        close(pp[1]);
+        if (pid[w] < 0) {
+            close(pp[0]);
+            break;
+        }
+        fd[w] = pp[0];
+        buf[w] = NULL;
+        len[w] = 0;
+        started++;
+    }
+    if (!started) {
+        fprintf(stderr, "tracecheck conformance: cannot start a worker: %s\n", strerror(errno));
+        tc_scratch_remove(work);
+        free(work);
+        return -1;
+    }
+    unsigned open_fds = started, signalled = 0;
+    while (open_fds) {
+        if (!signalled && (interrupted || (gx_deadline > 0 && tc_proc_now() >= gx_deadline))) {
+            /* The workers see the deadline themselves; a signal is passed
+             * on in case it came to this process alone. */
+            if (interrupted)
+                stop_workers(pid, started);
+            signalled = 1;
+        }
+        struct pollfd pfd[MAX_WORKERS];
+        for (unsigned w = 0; w < started; w++)
+            pfd[w] = (struct pollfd){.fd = fd[w], .events = fd[w] >= 0 ? POLLIN : 0};
+        int k = poll(pfd, started, 100);
+        for (unsigned w = 0; k > 0 && w < started; w++) {
+            if (fd[w] < 0 || !(pfd[w].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            char chunk[4096];
+            ssize_t got = read(fd[w], chunk, sizeof chunk);
+            if (got <= 0) {
+                if (got < 0 && errno == EINTR)
+                    continue;
+                close(fd[w]);
+                fd[w] = -1;
+                open_fds--;
+                continue;
+            }
+            buf[w] = realloc(buf[w], len[w] + (size_t)got + 1);
+            if (!buf[w])
+                abort();
+            memcpy(buf[w] + len[w], chunk, (size_t)got);
+            len[w] += (size_t)got;
+            buf[w][len[w]] = '\0';
+            char *s = buf[w], *nl;
+            while ((nl = strchr(s, '\n')) != NULL) {
+                *nl = '\0';
+                on_line(&p, s);
+                s = nl + 1;
+            }
+            len[w] -= (size_t)(s - buf[w]);
+            memmove(buf[w], s, len[w] + 1);
+        }
+        progress(&p, 0);
+    }
+    for (unsigned w = 0; w < started; w++) {
+        int status;
+        while (waitpid(pid[w], &status, 0) < 0 && errno == EINTR)
+            ;
+        free(buf[w]);
+    }
+    progress(&p, 1);
+    clear_line(&p);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    run->seconds = tc_proc_now() - p.start;
+    run->interrupted = interrupted;
+    int rc = finish(&p);
+    tc_scratch_remove(work);
+    free(work);
+    return rc;
+}
+
+void tc_gen_conf_run_free(tc_gen_conf_run *run)
+{
+    for (size_t i = 0; i < run->nclasses; i++) {
+        tc_gen_class *c = &run->classes[i];
+        free(c->key);
+        free(c->format);
+        free(c->rules);
+        free(c->answer);
+        free(c->name);
+        free(c->input);
+        free(c->output);
+        free(c->generated);
+        free(c->reason);
+    }
+    free(run->classes);
+    memset(run, 0, sizeof *run);
+}
