@@ -428,6 +428,18 @@ static void test_property(void)
             ovni_mutator_count(), runs, warned);
 }
 
+/* The draw on which two changes of one magic byte undid each other, and
+ * the trace came out valid (found by conformance --generate). */
+static void test_magic_changes(void)
+{
+    const ovni_mutator *m = ovni_mutator_for(TC_RULE_OVNI_STREAM_MAGIC);
+    ovni_gen_params p = {.seed = 389012010, .size = 95, .looms = 2, .procs = 1, .threads = 2,
+                         .big_endian = 1};
+    tally t = {0};
+    one(m, &p, &t);
+    CHECK(t.failed == 0, "--seed 389012010 --size 95 --big-endian: %s", t.first);
+}
+
 /* A mutation starts from the valid trace of the same seed: the other
  * streams are the valid trace's, byte for byte. */
 static void test_starts_from_valid_trace(void)
@@ -589,6 +601,7 @@ static const tu_test tests[] = {
     {"every breakable OVNI and TC-JSON rule has a mutator", test_every_rule_has_a_mutator},
     {"mutator table", test_mutator_table},
     {"one violation: every mutator, byte order, seeds, shapes", test_property},
+    {"a stream's magic always changes", test_magic_changes},
     {"mutations start from the valid trace", test_starts_from_valid_trace},
     {"round trip from a fuzzer's choices", test_roundtrip},
     {NULL, NULL},
