@@ -32,8 +32,8 @@ void tc_gen_conf_report_text(FILE *f, const tc_gen_conf_run *run)
                "refused\n",
             (unsigned long long)run->traces, (unsigned long long)run->valid,
             (unsigned long long)run->invalid, (unsigned long long)run->unusable);
-    fprintf(f, "divergences: %llu traces in %zu classes%s%s%s\n",
-            (unsigned long long)run->divergences, run->nclasses,
+    fprintf(f, "divergences: %llu traces in %zu class%s%s%s%s\n",
+            (unsigned long long)run->divergences, run->nclasses, run->nclasses == 1 ? "" : "es",
             run->nclasses ? "; cases in " : "", run->nclasses ? o->out : "",
             run->nclasses ? "/cases, what the implementation printed in output/" : "");
     for (size_t i = 0; i < run->nclasses; i++) {

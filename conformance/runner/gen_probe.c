@@ -8,8 +8,8 @@
  * A class is the format, tracecheck's verdict and error rules (warnings
  * and notes say nothing of why a valid trace is refused), and the
  * implementation's
- * answer: accept; reject, with the first line it printed (numbers and the
- * trace's path taken out, so that one message is one class); crash, with
+ * answer: accept; reject, with the first line it printed (numbers and
+ * paths taken out, so that one message is one class); crash, with
  * the signal or exit status; timeout; dump (a verdict that agrees, a dump
  * that does not); output (an adapter's own check of the output failed).
  */
@@ -36,24 +36,29 @@ static int stopping(void)
     return gx_stop || (gx_deadline > 0 && tc_proc_now() >= gx_deadline);
 }
 
+/* Whether s[i] starts an absolute path: a '/' at the start of a word. */
+static int path_at(const char *s, size_t i)
+{
+    return s[i] == '/' && (i == 0 || strchr(" '\"(=`", s[i - 1]));
+}
+
 /* The first line the implementation printed (stderr, else stdout), with
- * digits runs as N and the trace's path as FILE, at most 100 bytes. */
-static char *first_line(const tc_conf_outcome *o, const char *dir)
+ * runs of digits as N and paths (the trace's, a scratch copy's) as PATH,
+ * at most 100 bytes: one message, one class. */
+static char *first_line(const tc_conf_outcome *o)
 {
     const char *s = o->err && *o->err ? o->err : o->out ? o->out : "";
     while (*s == '\n' || *s == ' ')
         s++;
-    size_t n = strcspn(s, "\n"), dl = strlen(dir), k = 0;
+    size_t n = strcspn(s, "\n"), k = 0;
     char *out = malloc(110);
     if (!out)
         abort();
     for (size_t i = 0; i < n && k < 100;) {
-        if (dl && !strncmp(s + i, dir, dl)) {
-            /* The path: the scratch directory and the name after it. */
-            i += dl;
-            while (i < n && s[i] != ' ' && s[i] != '\'' && s[i] != '"' && s[i] != ':')
+        if (path_at(s, i)) {
+            while (i < n && !strchr(" '\"`)", s[i]) && !(s[i] == ':' && s[i + 1] == ' '))
                 i++;
-            memcpy(out + k, "FILE", 4);
+            memcpy(out + k, "PATH", 4);
             k += 4;
         } else if (isdigit((unsigned char)s[i])) {
             while (i < n && isxdigit((unsigned char)s[i]))
@@ -68,8 +73,7 @@ static char *first_line(const tc_conf_outcome *o, const char *dir)
     return out;
 }
 
-static char *answer_of(const tc_conf_result *r, const tc_conf_case *c, const tc_conf_outcome *o,
-                       const char *dir)
+static char *answer_of(const tc_conf_result *r, const tc_conf_case *c, const tc_conf_outcome *o)
 {
     switch (r->kind) {
     case TC_CONF_TIMEOUT: return tc_conf_strdup("timeout");
@@ -86,7 +90,7 @@ static char *answer_of(const tc_conf_result *r, const tc_conf_case *c, const tc_
     if (r->verdict == TC_VERDICT_ACCEPT && c->verdict != TC_VERDICT_ACCEPT)
         return tc_conf_strdup("accept");
     if (r->verdict == TC_VERDICT_REJECT && c->verdict != TC_VERDICT_REJECT) {
-        char *line = first_line(o, dir);
+        char *line = first_line(o);
         char *a = tc_conf_printf("reject: %s", line);
         free(line);
         return a;
@@ -236,7 +240,7 @@ void gx_probe_run(gx_probe *p, const tc_gen_conf_options *opt, const tc_format_o
         p->diverges = p->r.kind != TC_CONF_PASS;
         tc_conf_rules_format(&c->errors, rules, sizeof rules);
         p->rules = tc_conf_strdup(rules);
-        p->answer = p->diverges ? answer_of(&p->r, c, &p->theirs, dir) : tc_conf_strdup("agree");
+        p->answer = p->diverges ? answer_of(&p->r, c, &p->theirs) : tc_conf_strdup("agree");
     }
     p->key = tc_conf_printf("%s|%s|%s|%s", f->name, tc_conf_verdict_name(c->verdict), p->rules,
                             p->answer);

@@ -28,7 +28,7 @@
 /* Runs of both per divergence: a run of a tool such as llvm-xray takes
  * some 20 ms, so a class costs a few seconds at most, and the trace the
  * generator's smallest parameters give is most often small already. */
-#define GX_SHRINK_RUNS 150
+#define GX_SHRINK_RUNS 100
 
 typedef struct shrinker {
     const tc_gen_conf_options *opt;

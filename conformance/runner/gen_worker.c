@@ -77,6 +77,32 @@ static int seen_add(seen *s, const char *key)
     return 1;
 }
 
+/* Whether this worker shrinks a class it has just met at iteration i: the
+ * workers share claims in the work directory (a file per class holding the
+ * lowest iteration that claimed it), so that a class is shrunk once, by
+ * the lowest iteration, unless two workers meet it at once (then the
+ * parent keeps the lower one's case). */
+static int claim(const char *work, const char *key, uint64_t i)
+{
+    uint64_t h = UINT64_C(1469598103934665603);
+    for (const char *p = key; *p; p++)
+        h = (h ^ (unsigned char)*p) * UINT64_C(1099511628211);
+    char *path = tc_conf_printf("%s/claim.%016llx", work, (unsigned long long)h);
+    size_t n;
+    char *old = tc_conf_read_file(path, &n);
+    int mine = !old || strtoull(old, NULL, 10) > i;
+    free(old);
+    if (mine) {
+        FILE *f = fopen(path, "w");
+        if (f) {
+            fprintf(f, "%llu\n", (unsigned long long)i);
+            fclose(f);
+        }
+    }
+    free(path);
+    return mine;
+}
+
 static int ends_with(const char *s, const char *suffix)
 {
     size_t n = strlen(s), k = strlen(suffix);
@@ -117,7 +143,7 @@ static int iteration(const tc_gen_conf_options *opt, uint64_t i, int fd, const c
         if (p.diverges) {
             char *key = clean(p.key);
             say(fd, "D\t%llu\t%s", (unsigned long long)i, key);
-            if (seen_add(classes, key)) {
+            if (seen_add(classes, key) && claim(work, key, i)) {
                 char *generated = gx_draw_command(&d);
                 uint64_t before = gx_bytes(input);
                 gx_shrink(&d, &root, &input, &p, opt, work);

@@ -291,6 +291,16 @@ static int finish(parent *p)
         r->classes[r->nclasses++] = x->cl;
     }
     free(taken);
+    /* OUT/cases is a suite of its own: `conformance --cases OUT/cases` runs it. */
+    if (p->n) {
+        char *path = tc_conf_printf("%s/cases/VERSION", p->opt->out);
+        FILE *v = fopen(path, "w");
+        if (!v || fprintf(v, "generated-seed-%llu\n", (unsigned long long)p->opt->seed) < 0)
+            rc = -1;
+        if (v && fclose(v) != 0)
+            rc = -1;
+        free(path);
+    }
     free(p->f);
     return rc;
 }
