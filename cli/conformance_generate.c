@@ -55,6 +55,55 @@ static int write_report(const char *dir, const char *name, const char *ext,
     return rc;
 }
 
+/* --report html: the cases found, run again by tracecheck and the
+ * implementation, as the matrix, with the section of the classes; a page
+ * of the section alone when nothing was found. */
+static int write_html(FILE *f, const tc_conf_impl *impl, const tc_gen_conf_run *gen,
+                      unsigned jobs, double timeout)
+{
+    if (!gen->nclasses) {
+        fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>"
+              "tracecheck conformance --generate</title></head><body>\n", f);
+        tc_gen_conf_report_html(f, gen);
+        fputs("</body></html>\n", f);
+        return fflush(f) == 0 && !ferror(f) ? 0 : -1;
+    }
+    char *dir = tc_conf_printf("%s/cases", gen->opt->out);
+    tc_conf_suite suite;
+    int rc = tc_conf_suite_load(&suite, dir) != 0 ? -1 : 0;
+    free(dir);
+    static const tc_conf_impl ours = {.name = "tracecheck", .kind = TC_IMPL_TRACECHECK};
+    const tc_conf_impl *impls[2] = {&ours, impl};
+    tc_conf_options opt[2];
+    tc_conf_run runs[2];
+    size_t n = 0;
+    for (size_t i = 0; i < 2 && rc == 0; i++, n++) {
+        opt[i] = (tc_conf_options){.impl = impls[i], .timeout = timeout, .jobs = jobs};
+        if (tc_conf_run_suite(&runs[i], &suite, &opt[i]) != 0)
+            rc = -1;
+    }
+    if (rc == 0)
+        tc_conf_report_html_generated(f, runs, n, gen);
+    for (size_t i = 0; i < n; i++)
+        tc_conf_run_free(&runs[i]);
+    tc_conf_suite_free(&suite);
+    return rc == 0 && fflush(f) == 0 && !ferror(f) ? 0 : -1;
+}
+
+static int html_file(const cli_generate_args *a, const tc_conf_impl *impl, const char *name,
+                     const tc_gen_conf_run *run)
+{
+    char *path = tc_conf_printf("%s/conformance-generated-%s.html", a->report_dir, name);
+    FILE *f = fopen(path, "w");
+    int rc = f ? write_html(f, impl, run, a->jobs, a->timeout) : -1;
+    if (f && fclose(f) != 0)
+        rc = -1;
+    if (rc)
+        fprintf(stderr, "tracecheck conformance: cannot write %s\n", path);
+    free(path);
+    return rc;
+}
+
 int cli_conformance_generate(const tc_conf_impl *impl, const char *name,
                              const cli_generate_args *a)
 {
@@ -94,14 +143,14 @@ int cli_conformance_generate(const tc_conf_impl *impl, const char *name,
              write_report(a->report_dir, name, "txt", tc_gen_conf_report_text, &run) != 0) ||
             ((none || a->want[TC_CONF_REPORT_JSON]) &&
              write_report(a->report_dir, name, "json", tc_gen_conf_report_json, &run) != 0) ||
-            (a->want[TC_CONF_REPORT_HTML] &&
-             write_report(a->report_dir, name, "html", tc_gen_conf_report_html, &run) != 0))
+            (a->want[TC_CONF_REPORT_HTML] && html_file(a, impl, name, &run) != 0))
             status = EXIT_TROUBLE;
         tc_gen_conf_report_text(stdout, &run);
     } else if (a->want[TC_CONF_REPORT_JSON]) {
         tc_gen_conf_report_json(stdout, &run);
     } else if (a->want[TC_CONF_REPORT_HTML]) {
-        tc_gen_conf_report_html(stdout, &run);
+        if (write_html(stdout, impl, &run, a->jobs, a->timeout) != 0)
+            status = EXIT_TROUBLE;
     } else {
         tc_gen_conf_report_text(stdout, &run);
     }

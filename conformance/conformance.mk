@@ -25,6 +25,8 @@
 #                               listed case that passes as xpass (exit status 1)
 #   check-conformance-html      the HTML matrix in headless Chromium: rows, cells, totals,
 #                               pruned view and filter; a screenshot in $(BUILD)/reports/
+#   check-conformance-generate  conformance --generate finds a planted fault and
+#                               llvm-xray's departures, shrinks them, and is deterministic
 
 CONF_REPORTS := $(BUILD)/reports
 CONF_JOBS ?= 2
@@ -152,6 +154,15 @@ check-conformance-html: $(TRACECHECK)
 	@conformance/tools/test-html-matrix $(TRACECHECK) conformance/cases $(CONF_REPORTS)/html
 
 CHECK_TARGETS += check-conformance-reports check-conformance-html
+
+# conformance --generate (docs/conformance.md): a planted faulty reader found
+# and its case shrunk, determinism per seed, Ctrl-C, with the ASan/UBSan
+# build; then llvm-xray's departures found by a run of 600 traces (30 s at
+# most), with the plain build (the run's speed is the point).
+.PHONY: check-conformance-generate
+check-conformance-generate: $(TRACECHECK) $(TRACECHECK_SAN)
+	@conformance/tools/test-generate $(TRACECHECK_SAN) $(TRACECHECK)
+CHECK_TARGETS += check-conformance-generate
 
 # The README's first command on a fresh machine: `make conformance` installs
 # the Debian packages before it compiles anything (as `make check` does). Shown

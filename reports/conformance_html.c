@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "../parsers/common/utf8.h"
+#include "../conformance/runner/generate.h"
 #include "conformance_report.h"
 
 /* How much of a child's standard error a cell shows. */
@@ -354,6 +355,12 @@ static void head_row(FILE *f, const char *cls, const char *group, const char *ru
 
 void tc_conf_report_html(FILE *f, const tc_conf_run *runs, size_t n)
 {
+    tc_conf_report_html_generated(f, runs, n, NULL);
+}
+
+void tc_conf_report_html_generated(FILE *f, const tc_conf_run *runs, size_t n,
+                                   const tc_gen_conf_run *gen)
+{
     if (!n)
         return;
     const tc_conf_run *first = &runs[0];
@@ -399,6 +406,8 @@ void tc_conf_report_html(FILE *f, const tc_conf_run *runs, size_t n)
           "case the implementation does not read; not-installed: the tool was not found, so "
           "its cases were not run; hover or click a cell for why)</p>\n", f);
     totals_table(f, runs, n);
+    if (gen)
+        tc_gen_conf_report_html(f, gen);
     fputs("<p id=\"controls\"><input type=\"search\" id=\"filter\" placeholder=\"filter: case, "
           "rule id or group\"> <label><input type=\"checkbox\" id=\"prune\"> pruned: hide "
           "cases on which every implementation that ran agrees</label> &middot; <span "

@@ -41,6 +41,11 @@ void tc_conf_report_json(FILE *out, const tc_conf_run *run);
 void tc_conf_report_tap(FILE *out, const tc_conf_run *run);
 void tc_conf_report_junit(FILE *out, const tc_conf_run *run);
 void tc_conf_report_html(FILE *out, const tc_conf_run *runs, size_t n);
+struct tc_gen_conf_run;
+/* The matrix of the cases `conformance --generate` wrote, run again, with
+ * the section of the generated run's classes (generate.h) above it. */
+void tc_conf_report_html_generated(FILE *out, const tc_conf_run *runs, size_t n,
+                                   const struct tc_gen_conf_run *gen);
 void tc_conf_report_sarif(FILE *out, const tc_conf_run *run);
 
 /* HTML text or attribute value, escaped (conformance_html.c). */

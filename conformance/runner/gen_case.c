@@ -64,7 +64,7 @@ static int write_text(const char *path, const char *text, size_t n)
     return fclose(f) == 0 && ok ? 0 : -1;
 }
 
-static char *expectation(const gx_probe *p, const char *generated, uint64_t bytes,
+static char *expectation(const gx_probe *p, const gx_case_source *src,
                          const tc_gen_conf_options *opt)
 {
     const tc_conf_case *c = &p->c;
@@ -103,12 +103,20 @@ static char *expectation(const gx_probe *p, const char *generated, uint64_t byte
                                 tc_conf_verdict_name(c->verdict), p->rules);
     cJSON_AddStringToObject(o, "description", desc);
     free(desc);
-    cJSON *src = cJSON_AddObjectToObject(o, "source");
-    cJSON_AddStringToObject(src, "kind", "generated");
-    char *how = tc_conf_printf("%s, then shrunk to %llu bytes by tracecheck conformance "
-                               "--generate --seed %llu", generated, (unsigned long long)bytes,
-                               (unsigned long long)opt->seed);
-    cJSON_AddStringToObject(src, "how", how);
+    cJSON *source = cJSON_AddObjectToObject(o, "source");
+    cJSON_AddStringToObject(source, "kind", "generated");
+    /* Reproducible by `tracecheck gen` alone when no byte was cut. */
+    char *how = src->bytes_cut == src->bytes_shrunk
+                    ? tc_conf_printf("%s (tracecheck conformance --generate --seed %llu drew %s, "
+                                     "%llu bytes)", src->shrunk, (unsigned long long)opt->seed,
+                                     src->drawn, (unsigned long long)src->bytes_drawn)
+                    : tc_conf_printf("%s, then cut from %llu to %llu bytes (tracecheck "
+                                     "conformance --generate --seed %llu drew %s, %llu bytes)",
+                                     src->shrunk, (unsigned long long)src->bytes_shrunk,
+                                     (unsigned long long)src->bytes_cut,
+                                     (unsigned long long)opt->seed, src->drawn,
+                                     (unsigned long long)src->bytes_drawn);
+    cJSON_AddStringToObject(source, "how", how);
     free(how);
     char *text = cJSON_Print(o);
     cJSON_Delete(o);
@@ -174,7 +182,7 @@ static int copy_tree(const char *src, const char *dst)
     return rc;
 }
 
-int gx_case_write(const char *dir, const gx_probe *p, const char *input, const char *generated,
+int gx_case_write(const char *dir, const gx_probe *p, const char *input, const gx_case_source *src,
                   const tc_gen_conf_options *opt)
 {
     /* The input keeps what its name says of it (.xray, .itc, .dcfg.json):
@@ -183,11 +191,10 @@ int gx_case_write(const char *dir, const gx_probe *p, const char *input, const c
     base = base ? base + 1 : input;
     const char *dot = strchr(base, '.');
     char *dst = tc_conf_printf("%s/case%s", dir, p->c.input_is_dir || !dot ? "" : dot);
-    uint64_t bytes = gx_bytes(input);
     int rc = copy_tree(input, dst);
     free(dst);
     char *path = tc_conf_printf("%s/case.expect.json", dir);
-    char *text = expectation(p, generated, bytes, opt);
+    char *text = expectation(p, src, opt);
     rc |= write_text(path, text, strlen(text));
     free(path);
     free(text);

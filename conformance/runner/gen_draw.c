@@ -89,22 +89,57 @@ static size_t rules_of(const gx_draw *d, const void *params, int *rules, size_t 
     return n;
 }
 
+/* How many of each round of iterations go to format f: as many as it has
+ * mutators (1 at least), so that every mutator of every format has its
+ * turn as often as any other. */
+static uint64_t weight(tc_format f)
+{
+    gx_draw d = {.f = tc_format_ops_for(f)};
+    const tc_generator *g = d.f->generator;
+    void *params = calloc(1, g->params_size ? g->params_size : 1);
+    if (!params)
+        abort();
+    g->init(params);
+    int rules[512];
+    size_t n = rules_of(&d, params, rules, sizeof rules / sizeof *rules);
+    free(params);
+    return n ? n : 1;
+}
+
+/* Flags ({"-", "1"}) are set in one trace of four: the default layout is
+ * what most producers write. Other options take each value alike. */
+static const char *draw_value(uint64_t *s, const tc_gen_axis *a)
+{
+    size_t n = value_count(a);
+    if (n == 2 && !strcmp(a->values[0], "-") && !strcmp(a->values[1], "1"))
+        return a->values[below(s, 4) == 0];
+    return a->values[below(s, n)];
+}
+
 void gx_draw_pick(gx_draw *d, const tc_gen_conf_options *opt, uint64_t i)
 {
     uint64_t s = opt->seed * UINT64_C(0x2545f4914f6cdd1d) ^ (i + 1) * UINT64_C(0x9e3779b97f4a7c15);
     memset(d, 0, sizeof *d);
-    d->f = tc_format_ops_for(opt->formats[i % opt->nformats]);
+    /* Iteration i is the j-th of its format. */
+    uint64_t w[TC_FORMAT__COUNT], total = 0;
+    for (size_t k = 0; k < opt->nformats; k++)
+        total += w[k] = weight(opt->formats[k]);
+    uint64_t at = i % total, j = i / total, k = 0;
+    while (at >= w[k])
+        at -= w[k++];
+    j = j * w[k] + at;
+    d->f = tc_format_ops_for(opt->formats[k]);
     const tc_generator *g = d->f->generator;
     d->naxes = axis_count(g);
     for (size_t a = 0; a < d->naxes; a++)
-        d->value[a] = g->axes[a].values[below(&s, value_count(&g->axes[a]))];
+        d->value[a] = draw_value(&s, &g->axes[a]);
     d->seed = next(&s) % 1000000000u + 1;
     d->size = draw_size(&s);
     d->violate = -1;
-    /* One trace in four is valid (iterations 4k of the format); the others
-     * take the format's mutators in turn, from a place drawn from the seed,
-     * so that every mutator has had its turn early in a run. */
-    uint64_t round = i / opt->nformats;
+    /* One trace in four of the format is valid; the others take its
+     * mutators in turn, from a place drawn from the seed, so that every
+     * mutator has had its turn early in a run. */
+    uint64_t round = j;
     if (round % 4 == 0)
         return;
     tc_error err = TC_ERROR_INIT;

@@ -74,9 +74,10 @@ void gx_probe_free(gx_probe *p);
 /* Makes the divergence of *d (found in *probe, its input *input in
  * directory *dir) smaller while its class stays: the generator's parameters
  * first, then the input's bytes. On return *d, *input, *dir and *probe are
- * the smallest found (until gx_stop or the deadline). */
-void gx_shrink(gx_draw *d, char **dir, char **input, gx_probe *probe,
-               const tc_gen_conf_options *opt, const char *work);
+ * the smallest found (until gx_stop or the deadline). Returns the input's
+ * bytes before the byte-level steps: *d still generates that trace. */
+uint64_t gx_shrink(gx_draw *d, char **dir, char **input, gx_probe *probe,
+                   const tc_gen_conf_options *opt, const char *work);
 
 /* ---- writing a case (gen_case.c) ---- */
 
@@ -88,7 +89,12 @@ uint64_t gx_bytes(const char *path);
  * expectation (case.expect.json), the expected dump (case.dump.jsonl) and
  * what the implementation printed (case.output.txt). 0, or -1 (said on
  * stderr). */
-int gx_case_write(const char *dir, const gx_probe *p, const char *input, const char *generated,
+typedef struct gx_case_source {
+    const char *drawn;  /* the gen command line of the trace as drawn */
+    const char *shrunk; /* ... and of the trace the parameters were shrunk to */
+    uint64_t bytes_drawn, bytes_shrunk, bytes_cut; /* the last: to the input as written */
+} gx_case_source;
+int gx_case_write(const char *dir, const gx_probe *p, const char *input, const gx_case_source *src,
                   const tc_gen_conf_options *opt);
 
 #endif

@@ -4,7 +4,7 @@
  * 1. through the generator: the size to 0 (the generator's smallest
  *    trace); each option to each of its simpler values (tc_generator.axes
  *    lists them first): one thread, one loom, small buffers; then the size
- *    halved while the class stays;
+ *    cut to 1/64, 1/16, 1/4 or 1/2 while the class stays;
  * 2. through the bytes, file by file (the largest first): chunks of half
  *    the file removed, then of a quarter, down to single bytes (delta
  *    debugging's complement steps), keeping each removal after which both
@@ -28,7 +28,9 @@
 /* Runs of both per divergence: a run of a tool such as llvm-xray takes
  * some 20 ms, so a class costs a few seconds at most, and the trace the
  * generator's smallest parameters give is most often small already. */
-#define GX_SHRINK_RUNS 100
+#define GX_SHRINK_RUNS 60
+/* A file this small is left as it is: a header and a record or two. */
+#define GX_SMALL_FILE 64
 
 typedef struct shrinker {
     const tc_gen_conf_options *opt;
@@ -104,11 +106,16 @@ static void shrink_draw(shrinker *s)
             if (try_draw(s, &c))
                 break;
         }
-    while (s->d->size > 1 && !over(s)) {
-        c = *s->d;
-        c.size = s->d->size / 2;
-        if (!try_draw(s, &c))
-            break;
+    /* A smaller size draws other random choices, which may not diverge
+     * alike: a ladder of sizes is tried, the smallest first, again from
+     * each size that kept the class. */
+    for (int kept = 1; kept && s->d->size > 1 && !over(s);) {
+        kept = 0;
+        for (unsigned shift = 6; shift >= 1 && !kept && !over(s); shift -= shift > 2 ? 2 : 1) {
+            c = *s->d;
+            c.size = s->d->size >> shift;
+            kept = c.size > 0 && try_draw(s, &c);
+        }
     }
 }
 
@@ -219,7 +226,7 @@ static void shrink_bytes(shrinker *s)
                 l.path[j] = p, l.size[j] = z;
             }
     for (size_t i = 0; i < l.n; i++) {
-        if (!over(s))
+        if (!over(s) && l.size[i] > GX_SMALL_FILE)
             shrink_file(s, l.path[i]);
         free(l.path[i]);
     }
@@ -227,10 +234,12 @@ static void shrink_bytes(shrinker *s)
     free(l.size);
 }
 
-void gx_shrink(gx_draw *d, char **dir, char **input, gx_probe *probe,
-               const tc_gen_conf_options *opt, const char *work)
+uint64_t gx_shrink(gx_draw *d, char **dir, char **input, gx_probe *probe,
+                   const tc_gen_conf_options *opt, const char *work)
 {
     shrinker s = {opt, work, d, dir, input, probe, 0};
     shrink_draw(&s);
+    uint64_t drawn = gx_bytes(*input);
     shrink_bytes(&s);
+    return drawn;
 }

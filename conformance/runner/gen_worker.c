@@ -145,19 +145,23 @@ static int iteration(const tc_gen_conf_options *opt, uint64_t i, int fd, const c
             say(fd, "D\t%llu\t%s", (unsigned long long)i, key);
             if (seen_add(classes, key) && claim(work, key, i)) {
                 char *generated = gx_draw_command(&d);
-                uint64_t before = gx_bytes(input);
-                gx_shrink(&d, &root, &input, &p, opt, work);
+                gx_case_source src = {.drawn = generated, .bytes_drawn = gx_bytes(input)};
+                src.bytes_shrunk = gx_shrink(&d, &root, &input, &p, opt, work);
+                char *shrunk = gx_draw_command(&d);
+                src.shrunk = shrunk;
+                src.bytes_cut = gx_bytes(input);
                 char *dir = tc_conf_printf("%s/case.%llu", work, (unsigned long long)i);
-                if (mkdir(dir, 0777) == 0 && gx_case_write(dir, &p, input, generated, opt) == 0) {
+                if (mkdir(dir, 0777) == 0 && gx_case_write(dir, &p, input, &src, opt) == 0) {
                     char *reason = clean(p.r.reason ? p.r.reason : p.answer);
                     char *cmd = clean(generated);
                     say(fd, "C\t%llu\t%s\t%s\t%llu\t%llu\t%s\t%s", (unsigned long long)i, key,
-                        dir, (unsigned long long)before, (unsigned long long)gx_bytes(input),
-                        cmd, reason);
+                        dir, (unsigned long long)src.bytes_drawn,
+                        (unsigned long long)src.bytes_cut, cmd, reason);
                     free(reason);
                     free(cmd);
                 }
                 free(dir);
+                free(shrunk);
                 free(generated);
             }
             free(key);

@@ -84,7 +84,7 @@ static int run(void *params, const tc_gen_common *c, tc_error *err)
 /* conformance --generate: one process and thread up to several, DCFGs that
  * grow with the trace or have a size of their own. */
 static const char *const counts[] = {"1", "2", "4", NULL};
-static const char *const dcfg_sizes[] = {"-", "0", "16K", "256K", NULL};
+static const char *const dcfg_sizes[] = {"0", "16K", "-", "256K", NULL};
 static const tc_gen_axis axes[] = {
     {"procs", counts}, {"threads", counts}, {"dcfg-size", dcfg_sizes}, {NULL, NULL}};
 

@@ -150,8 +150,8 @@ static int run(void *params, const tc_gen_common *c, tc_error *err)
 static const char *const versions_fdr[] = {"5", "1", "2", "3", "4", NULL};
 static const char *const versions_basic[] = {"3", "1", "2", NULL};
 static const char *const thread_counts[] = {"1", "2", "4", "8", NULL};
-static const char *const buffer_sizes_fdr[] = {"-", "256", "1024", "4096", NULL};
-static const char *const buffer_sizes_basic[] = {"-", "64", "256", "4096", NULL};
+static const char *const buffer_sizes_fdr[] = {"256", "1024", "4096", "-", NULL};
+static const char *const buffer_sizes_basic[] = {"64", "256", "4096", "-", NULL};
 static const char *const flag[] = {"-", "1", NULL};
 static const tc_gen_axis axes_fdr[] = {
     {"version", versions_fdr},        {"threads", thread_counts}, {"buffer-size", buffer_sizes_fdr},
