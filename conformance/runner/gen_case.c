@@ -26,25 +26,39 @@ char *gx_mkdtemp(const char *parent)
     return t;
 }
 
-uint64_t gx_bytes(const char *path)
+void gx_walk(const char *path, void (*file)(void *user, const char *path, uint64_t size),
+             void *user)
 {
     struct stat st;
     if (lstat(path, &st) != 0)
-        return 0;
+        return;
+    if (S_ISREG(st.st_mode))
+        file(user, path, (uint64_t)st.st_size);
     if (!S_ISDIR(st.st_mode))
-        return S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
-    uint64_t n = 0;
+        return;
     DIR *d = opendir(path);
     struct dirent *e;
     while (d && (e = readdir(d)) != NULL) {
         if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
             continue;
         char *sub = tc_conf_printf("%s/%s", path, e->d_name);
-        n += gx_bytes(sub);
+        gx_walk(sub, file, user);
         free(sub);
     }
     if (d)
         closedir(d);
+}
+
+static void add_size(void *user, const char *path, uint64_t size)
+{
+    (void)path;
+    *(uint64_t *)user += size;
+}
+
+uint64_t gx_bytes(const char *path)
+{
+    uint64_t n = 0;
+    gx_walk(path, add_size, &n);
     return n;
 }
 

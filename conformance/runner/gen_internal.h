@@ -83,6 +83,9 @@ uint64_t gx_shrink(gx_draw *d, char **dir, char **input, gx_probe *probe,
 
 /* A fresh empty directory under parent (malloc'd path), or NULL. */
 char *gx_mkdtemp(const char *parent);
+/* Calls file() for path, a regular file, or for every one under it. */
+void gx_walk(const char *path, void (*file)(void *user, const char *path, uint64_t size),
+             void *user);
 /* The size of a file, or of every file under a directory. */
 uint64_t gx_bytes(const char *path);
 /* Writes the class's case into dir: the input (its name kept), the

@@ -14,8 +14,7 @@
  * stop, and at GX_SHRINK_RUNS runs per divergence, leaving the smallest
  * trace found so far.
  */
-#define _DEFAULT_SOURCE /* DT_REG */
-#include <dirent.h>
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,39 +182,21 @@ typedef struct file_list {
     size_t n;
 } file_list;
 
-static void collect(file_list *l, const char *path)
+static void collect(void *user, const char *path, uint64_t size)
 {
-    struct stat st;
-    if (lstat(path, &st) != 0)
-        return;
-    if (S_ISREG(st.st_mode)) {
-        l->path = realloc(l->path, (l->n + 1) * sizeof *l->path);
-        l->size = realloc(l->size, (l->n + 1) * sizeof *l->size);
-        if (!l->path || !l->size)
-            abort();
-        l->path[l->n] = tc_conf_strdup(path);
-        l->size[l->n++] = (uint64_t)st.st_size;
-        return;
-    }
-    if (!S_ISDIR(st.st_mode))
-        return;
-    DIR *d = opendir(path);
-    struct dirent *e;
-    while (d && (e = readdir(d)) != NULL) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-            continue;
-        char *sub = tc_conf_printf("%s/%s", path, e->d_name);
-        collect(l, sub);
-        free(sub);
-    }
-    if (d)
-        closedir(d);
+    file_list *l = user;
+    l->path = realloc(l->path, (l->n + 1) * sizeof *l->path);
+    l->size = realloc(l->size, (l->n + 1) * sizeof *l->size);
+    if (!l->path || !l->size)
+        abort();
+    l->path[l->n] = tc_conf_strdup(path);
+    l->size[l->n++] = size;
 }
 
 static void shrink_bytes(shrinker *s)
 {
     file_list l = {0};
-    collect(&l, *s->input);
+    gx_walk(*s->input, collect, &l);
     /* The largest first: most of what can go is there. */
     for (size_t i = 0; i < l.n; i++)
         for (size_t j = i + 1; j < l.n; j++)
