@@ -8,8 +8,8 @@
  * A class is the format, tracecheck's verdict and error rules (warnings
  * and notes say nothing of why a valid trace is refused), and the
  * implementation's
- * answer: accept; reject, with the first line it printed (numbers and
- * paths taken out, so that one message is one class); crash, with
+ * answer: accept; reject, with the line it printed that says what is
+ * wrong (numbers and paths taken out, so that one message is one class); crash, with
  * the signal or exit status; timeout; dump (a verdict that agrees, a dump
  * that does not); output (an adapter's own check of the output failed).
  */
@@ -36,30 +36,84 @@ static int stopping(void)
     return gx_stop || (gx_deadline > 0 && tc_proc_now() >= gx_deadline);
 }
 
-/* Whether s[i] starts an absolute path: a '/' at the start of a word. */
-static int path_at(const char *s, size_t i)
+#define WORD_ENDS " '\"`()=,"
+
+/* Whether s[i] starts a word with a '/' in it (a path: the trace's, a
+ * scratch copy's, a stream's within the trace): its length, else 0. A
+ * colon that ends it is left to the message. */
+static size_t path_at(const char *s, size_t i, size_t n)
 {
-    return s[i] == '/' && (i == 0 || strchr(" '\"(=`", s[i - 1]));
+    if (i > 0 && !strchr(WORD_ENDS, s[i - 1]))
+        return 0;
+    size_t k = i;
+    while (k < n && !strchr(WORD_ENDS, s[k]))
+        k++;
+    while (k > i && s[k - 1] == ':')
+        k--;
+    return memchr(s + i, '/', k - i) ? k - i : 0;
 }
 
-/* The first line the implementation printed (stderr, else stdout), with
- * runs of digits as N and paths (the trace's, a scratch copy's) as PATH,
- * at most 100 bytes: one message, one class. */
+/* Whether s[i] opens a quoted name with a '/' in it (ovniemu's
+ * 'loom.x/proc.1/thread.1'): its length with the quotes, else 0. */
+static size_t quoted_path_at(const char *s, size_t i, size_t n)
+{
+    if (s[i] != '\'' && s[i] != '"')
+        return 0;
+    const char *end = memchr(s + i + 1, s[i], n - i - 1);
+    return end && memchr(s + i + 1, '/', (size_t)(end - s - i - 1)) ? (size_t)(end - s - i) + 1
+                                                                    : 0;
+}
+
+/* The line that says what went wrong: the first that says error, fatal,
+ * fail or invalid (tools log progress first), else the first; from stderr,
+ * else stdout. */
+static const char *telling_line(const tc_conf_outcome *o, size_t *len)
+{
+    static const char *const words[] = {"error", "fatal", "fail", "invalid", "abort"};
+    const char *s = o->err && *o->err ? o->err : o->out ? o->out : "";
+    const char *first = NULL;
+    for (const char *line = s; *line;) {
+        size_t n = strcspn(line, "\n");
+        char low[512];
+        size_t k = n < sizeof low - 1 ? n : sizeof low - 1;
+        for (size_t i = 0; i < k; i++)
+            low[i] = (char)tolower((unsigned char)line[i]);
+        low[k] = '\0';
+        if (k && !first)
+            first = line;
+        for (size_t w = 0; w < sizeof words / sizeof *words; w++)
+            if (strstr(low, words[w])) {
+                *len = n;
+                return line;
+            }
+        line += n + (line[n] == '\n');
+    }
+    first = first ? first : s;
+    *len = strcspn(first, "\n");
+    return first;
+}
+
+/* What the implementation said, with runs of digits as N and paths (the
+ * trace's, a scratch copy's, a stream's within the trace) as PATH, at most
+ * 100 bytes: one message, one class. */
 static char *first_line(const tc_conf_outcome *o)
 {
-    const char *s = o->err && *o->err ? o->err : o->out ? o->out : "";
-    while (*s == '\n' || *s == ' ')
-        s++;
-    size_t n = strcspn(s, "\n"), k = 0;
+    size_t n, k = 0, q;
+    const char *s = telling_line(o, &n);
+    while (n && (*s == ' ' || *s == '\t'))
+        s++, n--;
     char *out = malloc(110);
     if (!out)
         abort();
     for (size_t i = 0; i < n && k < 100;) {
-        if (path_at(s, i)) {
-            while (i < n && !strchr(" '\"`)", s[i]) && !(s[i] == ':' && s[i + 1] == ' '))
-                i++;
+        if ((q = quoted_path_at(s, i, n)) != 0) {
+            memcpy(out + k, "'PATH'", 6);
+            k += 6;
+            i += q;
+        } else if ((q = path_at(s, i, n)) != 0) {
             memcpy(out + k, "PATH", 4);
             k += 4;
+            i += q;
         } else if (isdigit((unsigned char)s[i])) {
             while (i < n && isxdigit((unsigned char)s[i]))
                 i++;

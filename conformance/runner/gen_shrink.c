@@ -28,6 +28,9 @@
  * some 20 ms, so a class costs a few seconds at most, and the trace the
  * generator's smallest parameters give is most often small already. */
 #define GX_SHRINK_RUNS 60
+/* A timeout costs the whole --timeout per run: a hang is shrunk by a few
+ * runs only (dqr's error loops take 10 s each). */
+#define GX_SHRINK_RUNS_TIMEOUT 4
 /* A file this small is left as it is: a header and a record or two. */
 #define GX_SMALL_FILE 64
 
@@ -42,8 +45,8 @@ typedef struct shrinker {
 
 static int over(const shrinker *s)
 {
-    return gx_stop || (gx_deadline > 0 && tc_proc_now() >= gx_deadline) ||
-           s->runs >= GX_SHRINK_RUNS;
+    unsigned most = strcmp(s->probe->answer, "timeout") ? GX_SHRINK_RUNS : GX_SHRINK_RUNS_TIMEOUT;
+    return gx_stop || (gx_deadline > 0 && tc_proc_now() >= gx_deadline) || s->runs >= most;
 }
 
 /* Whether a fresh probe is the same divergence as the one kept. */
