@@ -5,7 +5,7 @@
 #                                           and compresses the traces: minutes)
 #   make bench BENCH_RUNS=3 BENCH_HUGE=no   fewer runs, no 4 GiB trace
 #   make bench-xray | bench-xray-basic | bench-ovni | bench-dcfg | bench-perf |
-#        bench-json | bench-jobs             one of them
+#        bench-json | bench-jobs | bench-progress   one of them
 #
 # The traces are cached in $(BENCH_DIR); delete it to regenerate them.
 
@@ -19,8 +19,10 @@ LLVM_XRAY ?= llvm-xray
 BENCH_BASELINE_TIMEOUT ?= 600
 BENCH_BASELINE_MEM_GIB ?= 12
 
-.PHONY: bench bench-xray bench-xray-basic bench-ovni bench-json bench-dcfg bench-perf bench-jobs
-bench: bench-xray bench-xray-basic bench-ovni bench-json bench-dcfg bench-perf bench-jobs
+.PHONY: bench bench-xray bench-xray-basic bench-ovni bench-json bench-dcfg bench-perf bench-jobs \
+        bench-progress
+bench: bench-xray bench-xray-basic bench-ovni bench-json bench-dcfg bench-perf bench-jobs \
+       bench-progress
 
 bench-xray: $(TRACECHECK)
 	@TRACECHECK='$(TRACECHECK)' BENCH_DIR='$(BENCH_DIR)' LLVM_XRAY='$(LLVM_XRAY)' \
@@ -47,6 +49,10 @@ bench-dcfg: $(TRACECHECK)
 bench-perf: $(TRACECHECK)
 	@TRACECHECK='$(TRACECHECK)' BENCH_DIR='$(BENCH_DIR)' BENCH_RUNS='$(BENCH_RUNS)' \
 	    BENCH_SLOW_RUNS='$(BENCH_SLOW_RUNS)' BENCH_SEED='$(BENCH_SEED)' bench/perf.sh
+
+bench-progress: $(TRACECHECK)
+	@TRACECHECK='$(TRACECHECK)' BENCH_DIR='$(BENCH_DIR)' BENCH_RUNS='$(BENCH_RUNS)' \
+	    BENCH_SEED='$(BENCH_SEED)' bench/progress.sh
 
 bench-jobs: $(TRACECHECK)
 	@TRACECHECK='$(TRACECHECK)' BENCH_DIR='$(BENCH_DIR)' BENCH_RUNS='$(BENCH_RUNS)' \

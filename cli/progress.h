@@ -1,4 +1,8 @@
-/* A progress line on stderr for long inputs, only when stderr is a terminal. */
+/* A progress line on stderr for long inputs, only when stderr is a terminal:
+ * the bytes read and the rate, and when the input's size is known (a plain
+ * file) the share done and the time left. It is redrawn at most four times
+ * a second, from the reader's window refills; `make bench-progress`
+ * measures what it costs. */
 #ifndef TC_CLI_PROGRESS_H
 #define TC_CLI_PROGRESS_H
 
@@ -9,6 +13,7 @@ typedef struct cli_progress {
     int shown;
     const char *path;
     double started, last;
+    uint64_t size; /* the bytes to read, when known; else 0 */
 } cli_progress;
 
 void cli_progress_init(cli_progress *p);
