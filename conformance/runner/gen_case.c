@@ -105,6 +105,8 @@ static char *expectation(const gx_probe *p, const gx_case_source *src,
         add_rules(o, "notes", &c->notes);
     }
     cJSON_AddBoolToObject(o, "pedantic", c->pedantic);
+    if (c->no_dump)
+        cJSON_AddFalseToObject(o, "dump");
     if (!p->ours_failed && c->has_first_error && c->first_error_rule) {
         cJSON *fe = cJSON_AddObjectToObject(o, "first_error");
         cJSON_AddStringToObject(fe, "rule", c->first_error_rule->id);

@@ -11,8 +11,8 @@
  *    tracecheck and the implementation still answer as before.
  *
  * Each step is one run of both; the steps stop at the run's deadline or a
- * stop, and at GX_SHRINK_RUNS runs per divergence, leaving the smallest
- * trace found so far.
+ * stop, and at GX_SHRINK_RUNS runs or GX_SHRINK_SECONDS per divergence,
+ * leaving the smallest trace found so far.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -31,6 +31,8 @@
 /* A timeout costs the whole --timeout per run: a hang is shrunk by a few
  * runs only (dqr's error loops take 10 s each). */
 #define GX_SHRINK_RUNS_TIMEOUT 4
+/* And at most this long per class, whatever the runs take. */
+#define GX_SHRINK_SECONDS 30.0
 /* A file this small is left as it is: a header and a record or two. */
 #define GX_SMALL_FILE 64
 
@@ -41,12 +43,15 @@ typedef struct shrinker {
     char **dir, **input;
     gx_probe *probe;
     unsigned runs;
+    double until; /* GX_SHRINK_SECONDS after it started */
 } shrinker;
 
 static int over(const shrinker *s)
 {
-    unsigned most = strcmp(s->probe->answer, "timeout") ? GX_SHRINK_RUNS : GX_SHRINK_RUNS_TIMEOUT;
-    return gx_stop || (gx_deadline > 0 && tc_proc_now() >= gx_deadline) || s->runs >= most;
+    unsigned most = strstr(s->probe->answer, "timeout") ? GX_SHRINK_RUNS_TIMEOUT : GX_SHRINK_RUNS;
+    double now = tc_proc_now();
+    return gx_stop || (gx_deadline > 0 && now >= gx_deadline) || now >= s->until ||
+           s->runs >= most;
 }
 
 /* Whether a fresh probe is the same divergence as the one kept. */
@@ -221,7 +226,7 @@ static void shrink_bytes(shrinker *s)
 uint64_t gx_shrink(gx_draw *d, char **dir, char **input, gx_probe *probe,
                    const tc_gen_conf_options *opt, const char *work)
 {
-    shrinker s = {opt, work, d, dir, input, probe, 0};
+    shrinker s = {opt, work, d, dir, input, probe, 0, tc_proc_now() + GX_SHRINK_SECONDS};
     shrink_draw(&s);
     uint64_t drawn = gx_bytes(*input);
     shrink_bytes(&s);
