@@ -649,6 +649,9 @@ int cmd_conformance(int argc, char **argv)
         return cli_usage_error("conformance", "unknown format '%s'", format);
     if (!report_dir && nwant > 1)
         return cli_usage_error("conformance", "several --report kinds need --report-dir");
+    if (generate && (want[TC_CONF_REPORT_TAP] || want[TC_CONF_REPORT_JUNIT] ||
+                     want[TC_CONF_REPORT_SARIF]))
+        return cli_usage_error("conformance", "--generate reports as text, json or html");
     if (generate && nimpl + !!cs.cmd != 1)
         return cli_usage_error("conformance", "--generate judges one implementation: one "
                                               "--impl NAME or one --cmd");

@@ -28,10 +28,11 @@ void tc_gen_conf_report_text(FILE *f, const tc_gen_conf_run *run)
     const tc_gen_conf_options *o = run->opt;
     fprintf(f, "conformance --generate: %s against tracecheck, seed %llu, %.1f s (%s)\n",
             o->impl_name, (unsigned long long)o->seed, run->seconds, how_it_ended(run));
-    fprintf(f, "traces: %llu (%llu valid, %llu breaking one rule); %llu draws the generator "
+    fprintf(f, "traces: %llu (%llu valid, %llu breaking one rule); %llu draw%s the generator "
                "refused\n",
             (unsigned long long)run->traces, (unsigned long long)run->valid,
-            (unsigned long long)run->invalid, (unsigned long long)run->unusable);
+            (unsigned long long)run->invalid, (unsigned long long)run->unusable,
+            run->unusable == 1 ? "" : "s");
     fprintf(f, "divergences: %llu traces in %zu class%s%s%s%s\n",
             (unsigned long long)run->divergences, run->nclasses, run->nclasses == 1 ? "" : "es",
             run->nclasses ? "; cases in " : "", run->nclasses ? o->out : "",

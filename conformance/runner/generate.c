@@ -78,10 +78,12 @@ static void progress(parent *p, int force)
         return;
     p->last_draw = now;
     const tc_gen_conf_run *r = p->run;
-    fprintf(stderr, "\r\033[K%6.1f s  %llu traces (%llu valid, %llu one-defect)  %llu "
-                    "divergences in %zu classes",
-            now - p->start, (unsigned long long)r->traces, (unsigned long long)r->valid,
-            (unsigned long long)r->invalid, (unsigned long long)r->divergences, p->n);
+    fprintf(stderr, "\r\033[K%6.1f s  %llu trace%s (%llu valid, %llu one-defect)  %llu "
+                    "divergence%s in %zu class%s",
+            now - p->start, (unsigned long long)r->traces, r->traces == 1 ? "" : "s",
+            (unsigned long long)r->valid, (unsigned long long)r->invalid,
+            (unsigned long long)r->divergences, r->divergences == 1 ? "" : "s", p->n,
+            p->n == 1 ? "" : "es");
     fflush(stderr);
     p->line_shown = 1;
 }
