@@ -157,7 +157,7 @@ CHECK_TARGETS += check-conformance-reports check-conformance-html
 
 # conformance --generate (docs/conformance.md): a planted faulty reader found
 # and its case shrunk, determinism per seed, Ctrl-C, with the ASan/UBSan
-# build; then llvm-xray's departures found by a run of 600 traces (30 s at
+# build; then llvm-xray's departures found by a run of 400 traces (30 s at
 # most), with the plain build (the run's speed is the point).
 .PHONY: check-conformance-generate
 check-conformance-generate: $(TRACECHECK) $(TRACECHECK_SAN)
