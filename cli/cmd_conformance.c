@@ -217,20 +217,6 @@ static char *name_from_command(const char *cmd)
     return name;
 }
 
-static int mkdirs(const char *dir)
-{
-    char *p = tc_conf_strdup(dir);
-    for (char *s = p + 1; *s; s++)
-        if (*s == '/') {
-            *s = '\0';
-            mkdir(p, 0777);
-            *s = '/';
-        }
-    int rc = mkdir(p, 0777) == 0 || errno == EEXIST ? 0 : -1;
-    free(p);
-    return rc;
-}
-
 
 /* The tool's command line: exec, so that its own exit status or signal is
  * what the runner sees, not a shell's report of it. */
@@ -475,7 +461,7 @@ static char *matrix_path(const char *dir, const cli_state *st)
 static int write_reports(const cli_state *st, const tc_conf_run *runs, const char *dir,
                          const int *want)
 {
-    if (mkdirs(dir) != 0) {
+    if (tc_conf_mkdirs(dir) != 0) {
         fprintf(stderr, "tracecheck conformance: %s: %s\n", dir, strerror(errno));
         return -1;
     }

@@ -692,3 +692,10 @@ size_t hx_pick_window(hx_rng *r, hx_path path)
         return 1 + hx_rng_below(r, 7);
     return HX_PICK(r, windows);
 }
+
+int hx_starts_with(const char *s, const char *prefix)
+{
+    while (*prefix && *s == *prefix)
+        s++, prefix++;
+    return *prefix == '\0';
+}

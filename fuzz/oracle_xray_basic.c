@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness.h"
 #include "oracle_xray_basic.h"
 
 #define REC 32u
@@ -36,7 +37,7 @@ static void expect(reading *g, tc_rule_id rule, uint64_t offset, uint64_t length
 
 static int basic_rule(tc_rule_id r)
 {
-    return strncmp(tc_rules[r].id, "XRAY-BASIC-", 11) == 0;
+    return hx_starts_with(tc_rules[r].id, "XRAY-BASIC-");
 }
 
 /* Stacks and TSCs are not judged on logs that could reach the parser's

@@ -33,18 +33,10 @@ static pf_layer got, want;
 static pf_container ref;
 static int deep; /* the reading's call stack outgrew the state machine's */
 
-/* Asked for every finding, expected and found, more than once: the answer
- * is worked out once per rule (strncmp is intercepted for libFuzzer's value
- * profile, which made it a tenth of an execution). */
 static int container_rule(tc_rule_id rule)
 {
-    static signed char known[TC_RULE__COUNT]; /* 0: not yet, 1: yes, -1: no */
-    if (!known[rule])
-        known[rule] = strncmp(tc_rules[rule].id, "PERF-NEXUS-", 11) == 0 ||
-                              strncmp(tc_rules[rule].id, "PERF-TEXT-", 10) == 0
-                          ? 1
-                          : -1;
-    return known[rule] > 0;
+    return hx_starts_with(tc_rules[rule].id, "PERF-NEXUS-") ||
+           hx_starts_with(tc_rules[rule].id, "PERF-TEXT-");
 }
 
 static int layer_rule(tc_rule_id rule)

@@ -113,6 +113,9 @@ int tc_conf_rules_has(const tc_conf_rules *s, const tc_rule_info *r);
 /* "A, B" into buf ("none" when empty). */
 void tc_conf_rules_format(const tc_conf_rules *s, char *buf, size_t size);
 void tc_conf_rules_free(tc_conf_rules *s);
+/* Hands a set over: *to takes it, *from is left empty (an outcome's sets
+ * go to a result, or to a case's expectation). */
+void tc_conf_rules_move(tc_conf_rules *to, tc_conf_rules *from);
 
 /* ---- expected-failure lists (conformance/xfail/<impl>.txt) ---- */
 
@@ -310,6 +313,9 @@ size_t tc_conf_coverage(const tc_conf_suite *s, int verbose);
 /* Text helpers shared by the runner and the report writers. */
 char *tc_conf_strdup(const char *s);
 char *tc_conf_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Makes dir and the directories above it that are missing; 0, or -1 with
+ * errno set. */
+int tc_conf_mkdirs(const char *dir);
 /* Reads a whole file; NULL with errno set on failure. */
 char *tc_conf_read_file(const char *path, size_t *len);
 

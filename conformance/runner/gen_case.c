@@ -7,7 +7,6 @@
 #define _DEFAULT_SOURCE /* mkdtemp */
 #include <cjson/cJSON.h>
 #include <dirent.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,39 +164,6 @@ static char *output_text(const gx_probe *p, const tc_gen_conf_options *opt)
                           o->err ? o->err : "");
 }
 
-/* Copies a file or a tree (the scratch copy does a tree into a directory
- * of its own; here the copy takes a name). */
-static int copy_tree(const char *src, const char *dst)
-{
-    struct stat st;
-    if (lstat(src, &st) != 0)
-        return -1;
-    if (S_ISREG(st.st_mode)) {
-        size_t n;
-        char *b = tc_conf_read_file(src, &n);
-        int rc = b ? write_text(dst, b, n) : -1;
-        free(b);
-        return rc;
-    }
-    if (!S_ISDIR(st.st_mode) || (mkdir(dst, 0777) != 0 && errno != EEXIST))
-        return -1;
-    DIR *d = opendir(src);
-    struct dirent *e;
-    int rc = d ? 0 : -1;
-    while (d && (e = readdir(d)) != NULL && rc == 0) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-            continue;
-        char *s = tc_conf_printf("%s/%s", src, e->d_name);
-        char *t = tc_conf_printf("%s/%s", dst, e->d_name);
-        rc = copy_tree(s, t);
-        free(s);
-        free(t);
-    }
-    if (d)
-        closedir(d);
-    return rc;
-}
-
 int gx_case_write(const char *dir, const gx_probe *p, const char *input, const gx_case_source *src,
                   const tc_gen_conf_options *opt)
 {
@@ -207,7 +173,14 @@ int gx_case_write(const char *dir, const gx_probe *p, const char *input, const g
     base = base ? base + 1 : input;
     const char *dot = strchr(base, '.');
     char *dst = tc_conf_printf("%s/case%s", dir, p->c.input_is_dir || !dot ? "" : dot);
-    int rc = copy_tree(input, dst);
+    tc_error err = TC_ERROR_INIT;
+    int rc = tc_scratch_copy_tree(input, dst, &err);
+    if (rc) {
+        char why[300];
+        tc_error_format(&err, why, sizeof why);
+        fprintf(stderr, "tracecheck conformance: %s\n", why);
+    }
+    tc_error_free(&err);
     free(dst);
     char *path = tc_conf_printf("%s/case.expect.json", dir);
     char *text = expectation(p, src, opt);

@@ -91,9 +91,12 @@ static size_t rules_of(const gx_draw *d, const void *params, int *rules, size_t 
 
 /* How many of each round of iterations go to format f: as many as it has
  * mutators (1 at least), so that every mutator of every format has its
- * turn as often as any other. */
+ * turn as often as any other. Worked out once per format. */
 static uint64_t weight(tc_format f)
 {
+    static uint64_t known[TC_FORMAT__COUNT];
+    if (known[f])
+        return known[f];
     gx_draw d = {.f = tc_format_ops_for(f)};
     const tc_generator *g = d.f->generator;
     void *params = calloc(1, g->params_size ? g->params_size : 1);
@@ -103,7 +106,7 @@ static uint64_t weight(tc_format f)
     int rules[512];
     size_t n = rules_of(&d, params, rules, sizeof rules / sizeof *rules);
     free(params);
-    return n ? n : 1;
+    return known[f] = n ? n : 1;
 }
 
 /* Flags ({"-", "1"}) are set in one trace of four: the default layout is

@@ -152,6 +152,31 @@ static char *answer_of(const tc_conf_result *r, const tc_conf_case *c, const tc_
     return tc_conf_strdup(o->mismatch ? "output" : "dump");
 }
 
+/* Starts a job; 1, or 0 with the reason said on stderr. */
+static int start(tc_impl_job *job, const tc_conf_impl *impl, const tc_conf_case *c,
+                 double timeout)
+{
+    tc_error err = TC_ERROR_INIT;
+    int ok = tc_impl_start(job, impl, c, timeout, &err) == 0;
+    if (!ok) {
+        char why[300];
+        tc_error_format(&err, why, sizeof why);
+        fprintf(stderr, "tracecheck conformance: %s: %s\n", impl->name, why);
+    }
+    tc_error_free(&err);
+    return ok;
+}
+
+/* Kills a started job whose partner could not start, and reaps it. */
+static void abandon(tc_impl_job *job, const tc_conf_impl *impl, tc_conf_outcome *o)
+{
+    tc_proc *pp[1] = {&job->proc};
+    job->proc.deadline = 0;
+    while (!tc_proc_done(pp[0]))
+        tc_proc_poll(pp, 1, 0.01);
+    tc_impl_finish(job, impl, o);
+}
+
 /* Runs both until done, or kills them at a stop (1: stopped). */
 static int wait_both(tc_impl_job *a, tc_impl_job *b)
 {
@@ -201,12 +226,9 @@ static int expect_from(gx_probe *p, const char *dir, int intent)
     }
     c->verdict = o->exit_status == 0 ? TC_VERDICT_ACCEPT : TC_VERDICT_REJECT;
     c->cls = o->exit_status == 0 ? TC_CONF_Y : TC_CONF_N;
-    c->errors = o->errors;
-    c->warnings = o->warnings;
-    c->notes = o->notes;
-    memset(&o->errors, 0, sizeof o->errors);
-    memset(&o->warnings, 0, sizeof o->warnings);
-    memset(&o->notes, 0, sizeof o->notes);
+    tc_conf_rules_move(&c->errors, &o->errors);
+    tc_conf_rules_move(&c->warnings, &o->warnings);
+    tc_conf_rules_move(&c->notes, &o->notes);
     c->has_first_error = o->has_first_error;
     c->first_error_rule = o->first_error_rule;
     c->first_error_offset = o->first_error_offset;
@@ -257,31 +279,14 @@ void gx_probe_run(gx_probe *p, const tc_gen_conf_options *opt, const tc_format_o
     tc_error_free(&err);
 
     tc_impl_job ours, theirs;
-    int started_ours = tc_impl_start(&ours, &tracecheck_impl, c, opt->timeout, &err) == 0;
-    tc_error_free(&err);
-    int started_theirs = tc_impl_start(&theirs, opt->impl, c, opt->timeout, &err) == 0;
-    char why[300] = "";
-    if (!started_theirs)
-        tc_error_format(&err, why, sizeof why);
-    tc_error_free(&err);
+    int started_ours = start(&ours, &tracecheck_impl, c, opt->timeout);
+    int started_theirs = start(&theirs, opt->impl, c, opt->timeout);
     if (!started_ours || !started_theirs) {
         /* Out of processes or descriptors: nothing was learnt. */
-        if (started_ours) {
-            ours.proc.deadline = 0;
-            tc_proc *pp[1] = {&ours.proc};
-            while (!tc_proc_done(pp[0]))
-                tc_proc_poll(pp, 1, 0.01);
-            tc_impl_finish(&ours, &tracecheck_impl, &p->ours);
-        }
-        if (started_theirs) {
-            theirs.proc.deadline = 0;
-            tc_proc *pp[1] = {&theirs.proc};
-            while (!tc_proc_done(pp[0]))
-                tc_proc_poll(pp, 1, 0.01);
-            tc_impl_finish(&theirs, opt->impl, &p->theirs);
-        }
-        if (*why)
-            fprintf(stderr, "tracecheck conformance: %s\n", why);
+        if (started_ours)
+            abandon(&ours, &tracecheck_impl, &p->ours);
+        if (started_theirs)
+            abandon(&theirs, opt->impl, &p->theirs);
         p->stopped = 1;
         return;
     }
@@ -291,18 +296,18 @@ void gx_probe_run(gx_probe *p, const tc_gen_conf_options *opt, const tc_format_o
     if (p->stopped)
         return;
 
-    char rules[512];
     if (expect_from(p, dir, intent) != 0) {
         p->diverges = p->ours_failed = 1;
-        tc_conf_rules_format(c->errors.n ? &c->errors : &p->ours.errors, rules, sizeof rules);
-        p->rules = tc_conf_strdup(rules);
     } else {
         tc_conf_judge(c, opt->impl, &p->theirs, &p->r);
         p->diverges = p->r.kind != TC_CONF_PASS;
-        tc_conf_rules_format(&c->errors, rules, sizeof rules);
-        p->rules = tc_conf_strdup(rules);
         p->answer = p->diverges ? answer_of(&p->r, c, &p->theirs) : tc_conf_strdup("agree");
     }
+    /* When tracecheck crashed, its rules are still the outcome's. */
+    char rules[512];
+    tc_conf_rules_format(c->errors.n || !p->ours_failed ? &c->errors : &p->ours.errors, rules,
+                         sizeof rules);
+    p->rules = tc_conf_strdup(rules);
     p->key = tc_conf_printf("%s|%s|%s|%s", f->name, tc_conf_verdict_name(c->verdict), p->rules,
                             p->answer);
 }

@@ -141,9 +141,14 @@ static int iteration(const tc_gen_conf_options *opt, uint64_t i, int fd, const c
     if (!stopped) {
         say(fd, "T\t%llu\t%s", (unsigned long long)i, d.violate >= 0 ? "invalid" : "valid");
         if (p.diverges) {
-            char *key = clean(p.key);
-            say(fd, "D\t%llu\t%s", (unsigned long long)i, key);
-            if (seen_add(classes, key) && claim(work, key, i)) {
+            /* The class's fields, as the parent keys it. */
+            char *rules = clean(p.rules), *answer = clean(p.answer);
+            char *cls = tc_conf_printf("%s\t%s\t%s\t%s", d.f->name,
+                                       tc_conf_verdict_name(p.c.verdict), rules, answer);
+            free(rules);
+            free(answer);
+            say(fd, "D\t%llu\t%s", (unsigned long long)i, cls);
+            if (seen_add(classes, cls) && claim(work, cls, i)) {
                 char *generated = gx_draw_command(&d);
                 gx_case_source src = {.drawn = generated, .bytes_drawn = gx_bytes(input)};
                 src.bytes_shrunk = gx_shrink(&d, &root, &input, &p, opt, work);
@@ -154,7 +159,7 @@ static int iteration(const tc_gen_conf_options *opt, uint64_t i, int fd, const c
                 if (mkdir(dir, 0777) == 0 && gx_case_write(dir, &p, input, &src, opt) == 0) {
                     char *reason = clean(p.r.reason ? p.r.reason : p.answer);
                     char *cmd = clean(generated);
-                    say(fd, "C\t%llu\t%s\t%s\t%llu\t%llu\t%s\t%s", (unsigned long long)i, key,
+                    say(fd, "C\t%llu\t%s\t%s\t%llu\t%llu\t%s\t%s", (unsigned long long)i, cls,
                         dir, (unsigned long long)src.bytes_drawn,
                         (unsigned long long)src.bytes_cut, cmd, reason);
                     free(reason);
@@ -164,7 +169,7 @@ static int iteration(const tc_gen_conf_options *opt, uint64_t i, int fd, const c
                 free(shrunk);
                 free(generated);
             }
-            free(key);
+            free(cls);
         }
     }
     gx_probe_free(&p);

@@ -5,8 +5,11 @@
  *   T ITERATION valid|invalid|unusable   a trace was run (unusable: the
  *                                        generator refused the draw, or
  *                                        the tool does not read its name)
- *   D ITERATION KEY                      it diverged, in class KEY
- *   C ITERATION KEY DIR BYTES SHRUNK GEN REASON
+ *   D ITERATION CLASS                    it diverged, in CLASS: four fields,
+ *                                        FORMAT VERDICT RULES ANSWER (the
+ *                                        format, tracecheck's verdict and
+ *                                        error rules, the tool's answer)
+ *   C ITERATION CLASS DIR BYTES SHRUNK GEN REASON
  *                                        the first of its class in this
  *                                        worker, shrunk and written to DIR
  *   E                                    the worker is done

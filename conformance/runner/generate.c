@@ -48,17 +48,28 @@ typedef struct parent {
     int line_shown;
 } parent;
 
-static found *find(parent *p, const char *key)
+/* The class of the protocol's fields FORMAT VERDICT RULES ANSWER (a new
+ * one the first time). */
+static found *find(parent *p, char *const *f)
 {
+    char *key = tc_conf_printf("%s|%s|%s|%s", f[0], f[1], f[2], f[3]);
     for (size_t i = 0; i < p->n; i++)
-        if (!strcmp(p->f[i].cl.key, key))
+        if (!strcmp(p->f[i].cl.key, key)) {
+            free(key);
             return &p->f[i];
+        }
     p->f = realloc(p->f, (p->n + 1) * sizeof *p->f);
     if (!p->f)
         abort();
     found *x = &p->f[p->n++];
     memset(x, 0, sizeof *x);
-    x->cl.key = tc_conf_strdup(key);
+    x->cl.key = key;
+    x->cl.format = tc_conf_strdup(f[0]);
+    x->cl.verdict = !strcmp(f[1], "accept")   ? TC_VERDICT_ACCEPT
+                    : !strcmp(f[1], "reject") ? TC_VERDICT_REJECT
+                                              : TC_VERDICT_NONE;
+    x->cl.rules = tc_conf_strdup(f[2]);
+    x->cl.answer = tc_conf_strdup(f[3]);
     x->cl.iteration = UINT64_MAX;
     return x;
 }
@@ -105,23 +116,22 @@ static size_t fields(char *line, char **f, size_t max)
 
 static void on_line(parent *p, char *line)
 {
-    char *f[8];
-    size_t n = fields(line, f, 8);
+    char *f[12];
+    size_t n = fields(line, f, 12);
     tc_gen_conf_run *r = p->run;
     if (!strcmp(f[0], "T") && n == 3) {
-        r->traces++;
-        if (!strcmp(f[2], "valid"))
-            r->valid++;
-        else if (!strcmp(f[2], "invalid"))
-            r->invalid++;
-        else
-            r->unusable++, r->traces--;
-    } else if (!strcmp(f[0], "D") && n == 3) {
+        if (!strcmp(f[2], "unusable")) {
+            r->unusable++;
+        } else {
+            r->traces++;
+            *(strcmp(f[2], "valid") ? &r->invalid : &r->valid) += 1;
+        }
+    } else if (!strcmp(f[0], "D") && n == 6) {
         r->divergences++;
-        find(p, f[2])->cl.hits++;
-    } else if (!strcmp(f[0], "C") && n == 8) {
+        find(p, f + 2)->cl.hits++;
+    } else if (!strcmp(f[0], "C") && n == 11) {
         uint64_t it = strtoull(f[1], NULL, 10);
-        found *x = find(p, f[2]);
+        found *x = find(p, f + 2);
         int first = !x->dir;
         if (it < x->cl.iteration) {
             if (x->dir)
@@ -129,19 +139,19 @@ static void on_line(parent *p, char *line)
             free(x->dir);
             free(x->cl.generated);
             free(x->cl.reason);
-            x->dir = tc_conf_strdup(f[3]);
+            x->dir = tc_conf_strdup(f[6]);
             x->cl.iteration = it;
-            x->cl.bytes_generated = strtoull(f[4], NULL, 10);
-            x->cl.bytes_shrunk = strtoull(f[5], NULL, 10);
-            x->cl.generated = tc_conf_strdup(f[6]);
-            x->cl.reason = tc_conf_strdup(f[7]);
+            x->cl.bytes_generated = strtoull(f[7], NULL, 10);
+            x->cl.bytes_shrunk = strtoull(f[8], NULL, 10);
+            x->cl.generated = tc_conf_strdup(f[9]);
+            x->cl.reason = tc_conf_strdup(f[10]);
         } else {
-            tc_scratch_remove(f[3]);
+            tc_scratch_remove(f[6]);
         }
         if (first && p->opt->log) {
             clear_line(p);
-            fprintf(p->opt->log, "found   %s (iteration %s, %s bytes shrunk to %s)\n", f[2], f[1],
-                    f[4], f[5]);
+            fprintf(p->opt->log, "found   %s (iteration %s, %s bytes shrunk to %s)\n", x->cl.key,
+                    f[1], f[7], f[8]);
             fflush(p->opt->log);
         }
     }
@@ -185,30 +195,13 @@ static char *case_name(const found *x, char **taken, size_t ntaken)
     }
 }
 
-static int mkdir_p(const char *path)
-{
-    char *p = tc_conf_strdup(path);
-    for (char *s = p + 1; *s; s++)
-        if (*s == '/') {
-            *s = '\0';
-            if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-                free(p);
-                return -1;
-            }
-            *s = '/';
-        }
-    int rc = mkdir(p, 0777) != 0 && errno != EEXIST ? -1 : 0;
-    free(p);
-    return rc;
-}
-
 /* Moves the kept case's files to their places, named name. */
 static int place(const found *x, const char *name, const tc_gen_conf_options *opt, char **input,
                  char **output)
 {
     char *group = tc_conf_printf("%s/cases/%s", opt->out, x->cl.format);
     char *outdir = tc_conf_printf("%s/output", opt->out);
-    int rc = mkdir_p(group) | mkdir_p(outdir);
+    int rc = tc_conf_mkdirs(group) | tc_conf_mkdirs(outdir);
     const char *parts[] = {"case.expect.json", "case.dump.jsonl", "case.output.txt"};
     const char *ends[] = {".expect.json", ".dump.jsonl", NULL};
     for (size_t i = 0; i < 3 && !rc; i++) {
@@ -247,25 +240,6 @@ static int by_key(const void *a, const void *b)
     return strcmp(((const found *)a)->cl.key, ((const found *)b)->cl.key);
 }
 
-/* Splits "FORMAT|VERDICT|RULES|ANSWER" into the class's fields. */
-static void parse_key(tc_gen_class *c)
-{
-    char *k = tc_conf_strdup(c->key), *f[4] = {k, "", "", ""};
-    size_t n = 1;
-    for (char *s = k; *s && n < 4; s++)
-        if (*s == '|') {
-            *s = '\0';
-            f[n++] = s + 1;
-        }
-    c->format = tc_conf_strdup(f[0]);
-    c->verdict = !strcmp(f[1], "accept") ? TC_VERDICT_ACCEPT
-                 : !strcmp(f[1], "reject") ? TC_VERDICT_REJECT
-                                           : TC_VERDICT_NONE;
-    c->rules = tc_conf_strdup(f[2]);
-    c->answer = tc_conf_strdup(f[3]);
-    free(k);
-}
-
 static int finish(parent *p)
 {
     tc_gen_conf_run *r = p->run;
@@ -277,7 +251,6 @@ static int finish(parent *p)
     int rc = 0;
     for (size_t i = 0; i < p->n; i++) {
         found *x = &p->f[i];
-        parse_key(&x->cl);
         if (x->dir) {
             x->cl.name = case_name(x, taken, i);
             taken[i] = x->cl.name;
@@ -319,7 +292,7 @@ int tc_gen_conf_run_all(tc_gen_conf_run *run, const tc_gen_conf_options *opt)
     memset(run, 0, sizeof *run);
     run->opt = opt;
     run->started = time(NULL);
-    if (mkdir_p(opt->out) != 0) {
+    if (tc_conf_mkdirs(opt->out) != 0) {
         fprintf(stderr, "tracecheck conformance: cannot make %s: %s\n", opt->out, strerror(errno));
         return -1;
     }

@@ -125,12 +125,9 @@ void tc_conf_judge(const tc_conf_case *c, const tc_conf_impl *impl, tc_conf_outc
     r->signal = o->signal;
     r->verdict = TC_VERDICT_NONE;
     r->stderr_tail = tail(o->err, o->err_len);
-    r->errors = o->errors;
-    r->warnings = o->warnings;
-    r->notes = o->notes;
-    memset(&o->errors, 0, sizeof o->errors);
-    memset(&o->warnings, 0, sizeof o->warnings);
-    memset(&o->notes, 0, sizeof o->notes);
+    tc_conf_rules_move(&r->errors, &o->errors);
+    tc_conf_rules_move(&r->warnings, &o->warnings);
+    tc_conf_rules_move(&r->notes, &o->notes);
 
     if (o->timed_out) {
         r->kind = TC_CONF_TIMEOUT;

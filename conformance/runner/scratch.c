@@ -59,9 +59,7 @@ static int copy_file(const char *from, const char *to, tc_error *err)
     return rc;
 }
 
-/* Regular files and directories are copied; anything else (a case holds
- * nothing else) is left out. */
-static int copy_tree(const char *from, const char *to, tc_error *err)
+int tc_scratch_copy_tree(const char *from, const char *to, tc_error *err)
 {
     struct stat st;
     if (lstat(from, &st) != 0) {
@@ -88,7 +86,7 @@ static int copy_tree(const char *from, const char *to, tc_error *err)
             continue;
         char *a = tc_conf_printf("%s/%s", from, e->d_name);
         char *b = tc_conf_printf("%s/%s", to, e->d_name);
-        rc = copy_tree(a, b, err);
+        rc = tc_scratch_copy_tree(a, b, err);
         free(a);
         free(b);
     }
@@ -138,7 +136,7 @@ int tc_scratch_copy(const char *src, char **dir, char **copy, tc_error *err)
     while (base > src && base[-1] != '/')
         base--;
     *copy = tc_conf_printf("%s/%.*s", tmpl, (int)(src + n - base), base);
-    if (copy_tree(src, *copy, err) != 0) {
+    if (tc_scratch_copy_tree(src, *copy, err) != 0) {
         tc_scratch_remove(tmpl);
         free(tmpl);
         free(*copy);

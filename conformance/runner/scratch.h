@@ -17,6 +17,11 @@
  * or -1 with the reason in err (nothing is left behind). */
 int tc_scratch_copy(const char *src, char **dir, char **copy, tc_error *err);
 
+/* Copies from, a file or a directory tree, to the new path to (regular
+ * files and directories; anything else, which a case never holds, is left
+ * out). 0, or -1 with the reason in err. */
+int tc_scratch_copy_tree(const char *from, const char *to, tc_error *err);
+
 /* Removes a tree, whatever the tool left in it (read-only directories too). */
 void tc_scratch_remove(const char *path);
 
