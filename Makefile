@@ -95,6 +95,7 @@ include docs/docs.mk
 include generators/generators.mk
 include tests/producers/producers.mk
 include tests/real-traces/real-traces.mk
+include tests/split/split.mk
 include parsers/install.mk
 include reports/reports.mk
 

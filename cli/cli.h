@@ -62,4 +62,7 @@ typedef struct cli_paths {
 int cli_expand_paths(cli_paths *out, char **args, int nargs, tc_format format);
 void cli_paths_free(cli_paths *p);
 
+/* The CPUs the process may run on (1 to 256): the default of -j. */
+unsigned cli_cpus(void);
+
 #endif

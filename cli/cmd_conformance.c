@@ -532,7 +532,7 @@ int cmd_conformance(int argc, char **argv)
     int no_xfail = 0, verbose = 0, quiet = 0, list = 0, coverage = 0;
     int write_dumps = 0, c;
     double timeout = 10;
-    long jobs = sysconf(_SC_NPROCESSORS_ONLN);
+    long jobs = (long)cli_cpus();
     optind = 1;
     while ((c = getopt_long(argc, argv, "j:vqh", longopts, NULL)) != -1) {
         char *end;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "../parsers/common/check.h"
+#include "../parsers/common/split.h"
 #include "../reports/report.h"
 #include "cli.h"
 #include "progress.h"
@@ -58,9 +59,12 @@ static void help(void)
          "      --docs-uri URI   sarif: base URI of the documentation that rules' helpUri\n"
          "                       point into (URI/docs/rules/FORMAT.md#RULE-ID; default:\n"
          "                       the source tree tracecheck was built from)\n"
-         "  -j, --jobs N         check N inputs at a time in threads (default 1); the\n"
-         "                       reports are the same for every N (no progress line\n"
-         "                       when N > 1)\n"
+         "  -j, --jobs N         threads (default: one per CPU): over the inputs, and\n"
+         "                       within a large XRay FDR trace (its buffers shared out);\n"
+         "                       the reports are the same for every N (no progress\n"
+         "                       line when inputs are checked at once)\n"
+         "      --split-min SIZE the smallest part of one input a thread takes (default\n"
+         "                       32M; K, M, G suffixes); 0: one thread per input\n"
          "      --pedantic       also report pedantic notes (non-zero reserved bytes ...)\n"
          "      --max-repeats N  findings of one rule shown per input (default 20); the\n"
          "                       rest are counted and summarised");
@@ -281,13 +285,19 @@ static int make_jobs(jobs *j, plan *p, const cli_paths *paths)
 }
 
 /* Checks one input the way its mode says, findings to on_diag. */
+/* How many threads check one input, and the smallest part each takes. */
+typedef struct split_plan {
+    unsigned threads;
+    uint64_t min;
+} split_plan;
+
 static void run_job(job *jb, const tc_options *base, void (*on_diag)(void *, const tc_diag *),
-                    void *user, cli_progress *progress)
+                    void *user, cli_progress *progress, const split_plan *sp)
 {
     tc_options opt = *base;
     opt.on_diag = on_diag;
     opt.user = user;
-    tc_check_opts copts = {.options = &opt};
+    tc_check_opts copts = {.options = &opt, .threads = sp->threads, .split_min = sp->min};
     if (progress) {
         cli_progress_begin(progress, jb->path);
         copts.progress = cli_progress_update;
@@ -352,14 +362,14 @@ static void account(runner *u, const job *jb)
         u->status = jb->rc;
 }
 
-static void run_serial(runner *u, jobs *j, const tc_options *opt)
+static void run_serial(runner *u, jobs *j, const tc_options *opt, const split_plan *sp)
 {
     cli_progress progress;
     cli_progress_init(&progress);
     for (size_t i = 0; i < j->n; i++) {
         job *jb = &j->v[i];
         tc_report_set_begin(u->set, jb->path);
-        run_job(jb, opt, tc_report_set_diag, u->set, &progress);
+        run_job(jb, opt, tc_report_set_diag, u->set, &progress, sp);
         char why[400];
         tc_error_format(&jb->error, why, sizeof why);
         tc_error_free(&jb->error);
@@ -374,6 +384,7 @@ static void run_serial(runner *u, jobs *j, const tc_options *opt)
 typedef struct pool {
     jobs *j;
     const tc_options *opt;
+    split_plan sp;
     size_t next; /* the next job to take */
     pthread_mutex_t lock;
     pthread_cond_t changed; /* a job finished */
@@ -390,7 +401,7 @@ static void *worker(void *arg)
         while (jb->mode == RUN_PAIRED && !jb->slot->loaded)
             pthread_cond_wait(&p->changed, &p->lock);
         pthread_mutex_unlock(&p->lock);
-        run_job(jb, p->opt, tc_report_input_collect, &jb->kept, NULL);
+        run_job(jb, p->opt, tc_report_input_collect, &jb->kept, NULL, &p->sp);
         pthread_mutex_lock(&p->lock);
         job_finished(jb);
         pthread_cond_broadcast(&p->changed);
@@ -400,9 +411,10 @@ static void *worker(void *arg)
 }
 
 /* Returns -1 when no thread could be started (the caller runs serially). */
-static int run_parallel(runner *u, jobs *j, const tc_options *opt, unsigned nthreads)
+static int run_parallel(runner *u, jobs *j, const tc_options *opt, unsigned nthreads,
+                        const split_plan *sp)
 {
-    pool p = {.j = j, .opt = opt};
+    pool p = {.j = j, .opt = opt, .sp = *sp};
     pthread_t *t = calloc(nthreads, sizeof *t);
     if (!t || pthread_mutex_init(&p.lock, NULL) != 0) {
         free(t);
@@ -451,7 +463,8 @@ typedef struct outputs {
     const char *output, *report_dir, *color, *docs_uri;
     int want[TC_REPORT__COUNT], nwant;
     int quiet, rule_summary;
-    unsigned jobs;
+    unsigned jobs; /* 0: one per CPU */
+    unsigned long long split_min;
 } outputs;
 
 typedef struct open_file {
@@ -560,9 +573,12 @@ static int run(char **args, const int *group, int nargs, const char **pairs, int
         u.status = EXIT_TROUBLE;
     } else {
         double start = now();
-        unsigned n = o->jobs < j.n ? o->jobs : (unsigned)j.n;
-        if (n <= 1 || run_parallel(&u, &j, opt, n) != 0)
-            run_serial(&u, &j, opt);
+        /* Threads over the inputs first; those left over share each input. */
+        unsigned jobs = o->jobs ? o->jobs : cli_cpus();
+        unsigned n = jobs < j.n ? jobs : (unsigned)j.n;
+        split_plan sp = {.threads = o->split_min ? jobs / (n ? n : 1) : 1, .min = o->split_min};
+        if (n <= 1 || run_parallel(&u, &j, opt, n, &sp) != 0)
+            run_serial(&u, &j, opt, &sp);
         u.totals.seconds = now() - start;
     }
     u.totals.exit_status = u.status;
@@ -593,6 +609,7 @@ int cmd_validate(int argc, char **argv)
         {"report-dir", required_argument, NULL, 'D'},
         {"docs-uri", required_argument, NULL, 'U'},
         {"jobs", required_argument, NULL, 'j'},
+        {"split-min", required_argument, NULL, 'M'},
         {"rule-summary", required_argument, NULL, 'S'},
         {"output", required_argument, NULL, 'o'},
         {"pedantic", no_argument, NULL, 'p'},
@@ -608,7 +625,7 @@ int cmd_validate(int argc, char **argv)
     cli_format_longopts(longopts, sizeof options / sizeof options[0] - 1,
                         sizeof longopts / sizeof longopts[0]);
     tc_options opt = TC_OPTIONS_INIT;
-    outputs o = {.color = "auto", .jobs = 1};
+    outputs o = {.color = "auto", .split_min = TC_SPLIT_DEFAULT_MIN};
     int c, autopair = 1;
     unsigned long long n;
     /* The inputs in order, each with the --pair before it (the leading '-'
@@ -666,6 +683,14 @@ int cmd_validate(int argc, char **argv)
                 goto done;
             }
             o.jobs = (unsigned)n;
+            break;
+        case 'M':
+            if (tc_parse_size(optarg, &n) != 0) {
+                status = cli_usage_error("validate", "--split-min needs a size in bytes (K, M "
+                                         "and G suffixes), or 0");
+                goto done;
+            }
+            o.split_min = n;
             break;
         case 'S':
             if (!strcmp(optarg, "auto"))

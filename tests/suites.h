@@ -17,6 +17,7 @@ void register_xray_values_suite(void); /* test_xray_values.c */
 void register_xray_basic_suite(void);  /* test_xray_basic.c */
 void register_xray_basic_gen_suite(void); /* test_xray_basic_gen.c */
 void register_generator_suite(void);   /* test_generator.c */
+void register_split_suite(void);       /* test_split.c */
 void register_mutator_suite(void);     /* test_mutators.c */
 void register_report_suite(void);      /* test_reports.c */
 void register_docs_suite(void);        /* test_docs.c */

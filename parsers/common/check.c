@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include "check.h"
+#include "split.h"
 
 static const tc_options *options_of(const tc_check_opts *c)
 {
@@ -106,6 +107,16 @@ static tc_format sniff(tc_input *in, const char *name)
     return tc_format_detect_named(r->cur, p ? TC_SNIFF_BYTES : tc_avail(r), name);
 }
 
+/* The input on c->threads threads, when its format and the input allow it
+ * (split.h); 0 when it is left to one. */
+static int split(check_run *u, tc_input *in, const tc_format_ops *f, const tc_parse_ctx *ctx)
+{
+    const tc_check_opts *c = u->c;
+    if (!f->split || !c || c->threads < 2 || ctx->on_event)
+        return 0;
+    return tc_split_check(in, f->split, ctx, c->threads, c->split_min, NULL) == 0;
+}
+
 int tc_check_input(tc_input *in, const char *name, const tc_check_opts *c, tc_summary *out,
                    tc_error *err)
 {
@@ -127,7 +138,8 @@ int tc_check_input(tc_input *in, const char *name, const tc_check_opts *c, tc_su
     }
     if (f) {
         tc_parse_ctx ctx = context(&u, f);
-        f->parse(r, &ctx);
+        if (!split(&u, in, f, &ctx))
+            f->parse(r, &ctx);
     }
     return end(&u, f ? f->format : TC_FORMAT_AUTO, 0, out, err);
 }

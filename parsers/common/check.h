@@ -22,6 +22,10 @@ typedef struct tc_check_opts {
     /* Called now and then with the bytes read so far (progress display). */
     void (*progress)(void *user, uint64_t bytes);
     void *progress_user;
+    /* Threads one input may be parsed on (split.h), when its format splits
+     * and no dump is asked for; 0 or 1: one. */
+    unsigned threads;
+    uint64_t split_min; /* the smallest segment a thread takes; 0: the default */
 } tc_check_opts;
 
 /* Validates an opened input. Returns 0, 1 or 2 as tc_validate_file. */

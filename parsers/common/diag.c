@@ -43,15 +43,12 @@ static void printable_text(char *out, size_t size, const char *in)
     out[o] = '\0';
 }
 
-static void deliver(tc_diag_sink *s, tc_rule_id rule, uint64_t offset, uint64_t length,
-                    uint32_t line, uint32_t column, const char *json_path, int unlocated,
-                    const tc_diag_extra *x, const char *fmt, va_list ap)
+/* Counts a finding of rule (already enabled) at offset; whether it is
+ * within the cap and so to be shown. */
+static int count_finding(tc_diag_sink *s, tc_rule_id rule, uint64_t offset)
 {
-    const tc_rule_info *info = &tc_rules[rule];
-    if (!tc_rule_enabled(s, rule))
-        return;
     s->count[rule]++;
-    switch (info->severity) {
+    switch (tc_rules[rule].severity) {
     case TC_ERROR:
         s->errors++;
         if (offset < s->first_error_offset)
@@ -60,7 +57,15 @@ static void deliver(tc_diag_sink *s, tc_rule_id rule, uint64_t offset, uint64_t 
     case TC_WARNING: s->warnings++; break;
     case TC_NOTE: s->notes++; break;
     }
-    if (!s->on_diag || s->count[rule] > s->max_repeats)
+    return s->on_diag && s->count[rule] <= s->max_repeats;
+}
+
+static void deliver(tc_diag_sink *s, tc_rule_id rule, uint64_t offset, uint64_t length,
+                    uint32_t line, uint32_t column, const char *json_path, int unlocated,
+                    const tc_diag_extra *x, const char *fmt, va_list ap)
+{
+    const tc_rule_info *info = &tc_rules[rule];
+    if (!tc_rule_enabled(s, rule) || !count_finding(s, rule, offset))
         return;
 
     char raw[512], message[4 * sizeof raw];
@@ -129,6 +134,32 @@ void tc_report_about(tc_diag_sink *s, tc_rule_id rule, const char *fmt, ...)
     va_start(ap, fmt);
     deliver(s, rule, 0, 0, 0, 0, NULL, 1, NULL, fmt, ap);
     va_end(ap);
+}
+
+void tc_diag_replay(tc_diag_sink *s, const tc_diag *d)
+{
+    if (!count_finding(s, (tc_rule_id)(d->rule - tc_rules), d->offset))
+        return;
+    tc_diag copy = *d;
+    copy.input = s->input;
+    s->on_diag(s->user, &copy);
+}
+
+void tc_diag_absorb(tc_diag_sink *s, const tc_diag_sink *from, const uint64_t *replayed)
+{
+    for (int r = 0; r < TC_RULE__COUNT; r++) {
+        uint64_t more = from->count[r] - replayed[r];
+        s->count[r] += more;
+        switch (tc_rules[r].severity) {
+        case TC_ERROR: s->errors += more; break;
+        case TC_WARNING: s->warnings += more; break;
+        case TC_NOTE: s->notes += more; break;
+        }
+    }
+    if (from->first_error_offset < s->first_error_offset)
+        s->first_error_offset = from->first_error_offset;
+    if (from->failed[0] && !s->failed[0])
+        memcpy(s->failed, from->failed, sizeof s->failed);
 }
 
 void tc_diag_fail(tc_diag_sink *s, const char *fmt, ...)

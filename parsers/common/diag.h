@@ -103,6 +103,16 @@ void tc_report_about(tc_diag_sink *s, tc_rule_id rule, const char *fmt, ...)
  * reason is kept. */
 void tc_diag_fail(tc_diag_sink *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* For findings made elsewhere (split.h: another thread's sink with the
+ * same settings) and kept: counts d as if reported here, and shows it when
+ * within the cap. */
+void tc_diag_replay(tc_diag_sink *s, const tc_diag *d);
+
+/* Then the rest of what that sink counted: its findings past replayed[rule]
+ * of each rule (over its cap, never kept), its first error's offset and its
+ * failure. */
+void tc_diag_absorb(tc_diag_sink *s, const tc_diag_sink *from, const uint64_t *replayed);
+
 /* Emits one TC-DIAG-SUPPRESSED note per rule that went over the cap. */
 void tc_diag_finish(tc_diag_sink *s);
 

@@ -119,6 +119,8 @@ typedef struct tc_format_ops {
     /* By name alone: the name says this format (NULL: names say nothing). */
     int (*by_name)(const char *name);
     void (*parse)(tc_reader *r, const tc_parse_ctx *ctx);
+    /* parse on several threads for one input (split.h); NULL: one thread. */
+    const struct tc_format_split *split;
     void (*dump)(tc_jsonl *w, const void *event); /* canonical dump of one event */
     const tc_format_option *options; /* ended by a NULL name; NULL: none */
     const tc_format_dir *dir;              /* NULL: inputs are files */

@@ -27,6 +27,10 @@ struct tc_input {
     int own_fd;
     /* mmap source */
     uint64_t file_size;
+    int mapped; /* a regular uncompressed file, read through map_fill */
+    /* uncompressed bytes in memory, for tc_input_reopen */
+    const uint8_t *plain;
+    size_t plain_size;
     size_t window;
     void *map;
     size_t map_len;
@@ -407,6 +411,14 @@ static size_t produce(tc_input *in, uint8_t *dst, size_t room)
 
 /* ---- opening ---- */
 
+static void start_map(tc_input *in)
+{
+    in->mapped = 1;
+    in->r.fill = map_fill;
+    in->r.skip = map_skip;
+    in->r.eof = in->file_size == 0;
+}
+
 static tc_input *new_input(const tc_input_opts *opts)
 {
     tc_input *in = calloc(1, sizeof *in);
@@ -500,9 +512,7 @@ tc_input *tc_input_open(const char *path, const tc_input_opts *opts, tc_error *e
         have = got > 0 ? (size_t)got : 0;
         in->comp = tc_detect_compression(magic, have);
         if (in->comp == TC_COMP_NONE && !(opts && opts->no_mmap)) {
-            in->r.fill = map_fill;
-            in->r.skip = map_skip;
-            in->r.eof = in->file_size == 0;
+            start_map(in);
             return in;
         }
     } else {
@@ -549,6 +559,8 @@ tc_input *tc_input_open_memory(const void *data, size_t size, const tc_input_opt
     in->comp = tc_detect_compression(data, size);
     if (in->comp == TC_COMP_NONE) {
         tc_reader_init_memory(&in->r, data, size);
+        in->plain = data;
+        in->plain_size = size;
         return in;
     }
     in->mem = data;
@@ -561,6 +573,46 @@ tc_input *tc_input_open_memory(const void *data, size_t size, const tc_input_opt
 }
 
 tc_reader *tc_input_reader(tc_input *in) { return &in->r; }
+
+uint64_t tc_input_size(const tc_input *in)
+{
+    if (in->mapped)
+        return in->file_size;
+    if (in->comp == TC_COMP_NONE && in->plain)
+        return in->plain_size;
+    return UINT64_MAX;
+}
+
+void tc_input_release_window(tc_input *in)
+{
+    if (in->mapped)
+        map_skip(&in->r, 0);
+}
+
+tc_input *tc_input_reopen(const tc_input *in)
+{
+    if (in->comp != TC_COMP_NONE || (!in->mapped && !in->plain))
+        return NULL;
+    tc_input_opts opts = {.window = in->window};
+    tc_input *again = new_input(&opts);
+    if (!again)
+        return NULL;
+    if (in->plain) {
+        tc_reader_init_memory(&again->r, in->plain, in->plain_size);
+        again->plain = in->plain;
+        again->plain_size = in->plain_size;
+        return again;
+    }
+    again->fd = fcntl(in->fd, F_DUPFD_CLOEXEC, 0);
+    if (again->fd < 0) {
+        free(again);
+        return NULL;
+    }
+    again->own_fd = 1;
+    again->file_size = in->file_size;
+    start_map(again);
+    return again;
+}
 
 tc_compression tc_input_compression(const tc_input *in) { return in->comp; }
 

@@ -8,6 +8,7 @@
 #define TC_INPUT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "error.h"
 #include "reader.h"
@@ -38,6 +39,20 @@ tc_reader *tc_input_reader(tc_input *in);
 tc_compression tc_input_compression(const tc_input *in);
 const char *tc_compression_name(tc_compression c);
 void tc_input_close(tc_input *in);
+
+/* The input's length when it is known before reading it (a regular file or
+ * bytes in memory, uncompressed); UINT64_MAX otherwise. */
+uint64_t tc_input_size(const tc_input *in);
+
+/* A second, independent reader over the same bytes, from their start, when
+ * the input can be read at any place (a regular uncompressed file, mapped
+ * in windows of its own, or uncompressed bytes in memory); NULL otherwise,
+ * or out of memory. Close it with tc_input_close. */
+tc_input *tc_input_reopen(const tc_input *in);
+
+/* Gives back the memory of the window a mapped file's reader holds (the
+ * position stays): while other readers do its work. */
+void tc_input_release_window(tc_input *in);
 
 /* The compression a magic number announces (at least 4 bytes needed). */
 tc_compression tc_detect_compression(const unsigned char *p, size_t n);

@@ -102,6 +102,8 @@ int tc_xray_basic_sniff(const uint8_t *p, size_t n);
  * reports an FDR header as XRAY-HEADER-TYPE. */
 void tc_xray_parse_any(tc_reader *r, const tc_parse_ctx *ctx);
 void tc_xray_parse(tc_reader *r, const tc_parse_ctx *ctx);
+/* tc_xray_parse on several threads, buffers split among them (split.h). */
+extern const struct tc_format_split tc_xray_split;
 void tc_xray_basic_parse(tc_reader *r, const tc_parse_ctx *ctx);
 
 /* Name of an action or metadata kind, for messages and dumps. */

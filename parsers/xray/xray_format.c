@@ -30,6 +30,7 @@ const tc_format_ops tc_xray_format = {
     .strength = TC_DETECT_PLAUSIBLE,
     .sniff = sniff,
     .parse = tc_xray_parse,
+    .split = &tc_xray_split,
     .dump = tc_xray_dump,
     .generator = &xray_generator,
 };

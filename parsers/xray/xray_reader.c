@@ -17,6 +17,7 @@
 #include <string.h>
 #include "../common/fuzzbench.h"
 #include "../common/bytes.h"
+#include "../common/split.h"
 #include "xray.h"
 #include "xray_basic.h"
 
@@ -30,6 +31,7 @@ typedef struct xray_parser {
     tc_diag_sink *d;
     const tc_parse_ctx *ctx;
     tc_xray_header h;
+    tc_split_seg *seg;  /* NULL: the whole input */
     int be;
     unsigned version;
     uint8_t extents_tag, new_buffer_tag; /* first bytes of those records */
@@ -843,6 +845,16 @@ static void parse_records(xray_parser *p)
 
 /* ---- framing ---- */
 
+/* A segment (split.h) stops at the first buffer it would start at or past
+ * its stop: the state there is the header's and the count of buffers. */
+static int at_stop(xray_parser *p)
+{
+    if (!p->seg || tc_pos(p->r) < p->seg->stop)
+        return 0;
+    p->seg->ended = tc_pos(p->r);
+    return 1;
+}
+
 static void parse_v1(xray_parser *p)
 {
     tc_reader *r = p->r;
@@ -856,6 +868,8 @@ static void parse_v1(xray_parser *p)
         return;
     }
     while (!tc_at_end(r)) {
+        if (at_stop(p))
+            return;
         start_buffer(p, tc_pos(r), size);
         parse_records(p);
         if (p->ended_by_eof) {
@@ -928,6 +942,8 @@ static void parse_v2(xray_parser *p)
                           first, skipped, tc_pos(r), hint);
             continue;
         }
+        if (at_stop(p))
+            return;
         uint64_t n = tc_rd64(b + 1, p->be);
         start_buffer(p, pos, n > UINT64_MAX - 16 ? UINT64_MAX : n + 16);
         check_reserved(p, pos, b, 8, TC_XRAY_BUFFER_EXTENTS);
@@ -1053,7 +1069,85 @@ static int parse_header(xray_parser *p, read_mode mode)
     return basic ? READ_BASIC : READ_FDR;
 }
 
-static void parse(tc_reader *r, const tc_parse_ctx *ctx, read_mode mode)
+/* Whether a buffer likely starts at the read position: a BufferExtents
+ * record that fits buffer_size, then a NewBuffer record with zero reserved
+ * bytes. Where to start a segment; a false start costs time, not truth
+ * (split.h). */
+static int buffer_start_likely(xray_parser *p)
+{
+    const uint8_t *b = tc_need(p->r, 2 * TC_XRAY_METADATA_SIZE);
+    if (!b || b[0] != p->extents_tag || b[TC_XRAY_METADATA_SIZE] != p->new_buffer_tag)
+        return 0;
+    uint64_t n = tc_rd64(b + 1, p->be);
+    if (p->h.buffer_size < TC_XRAY_METADATA_SIZE || n > p->h.buffer_size - TC_XRAY_METADATA_SIZE)
+        return 0;
+    for (unsigned i = TC_XRAY_METADATA_SIZE + 5; i < 2 * TC_XRAY_METADATA_SIZE; i++)
+        if (b[i])
+            return 0;
+    return 1;
+}
+
+static int find_buffer(xray_parser *p)
+{
+    tc_reader *r = p->r;
+    for (;;) {
+        if (!tc_need(r, 1) || tc_pos(r) >= p->seg->stop)
+            return 0;
+        const uint8_t *hit = memchr(r->cur, p->extents_tag, tc_avail(r));
+        if (!hit) {
+            tc_advance(r, tc_avail(r));
+            continue;
+        }
+        tc_advance(r, (size_t)(hit - r->cur));
+        if (tc_pos(r) >= p->seg->stop)
+            return 0;
+        if (buffer_start_likely(p))
+            return 1;
+        tc_advance(r, 1);
+    }
+}
+
+/* Moves to the first buffer at or after the segment's start (at it, when it
+ * is exact); 0 when there is none before the segment's stop. */
+static int segment_start(xray_parser *p)
+{
+    tc_reader *r = p->r;
+    tc_split_seg *seg = p->seg;
+    uint64_t at = seg->start > TC_XRAY_HEADER_SIZE ? seg->start : TC_XRAY_HEADER_SIZE;
+    if (p->version == 1 && !seg->exact) { /* buffers of buffer_size bytes */
+        uint64_t size = p->h.buffer_size, into = at - TC_XRAY_HEADER_SIZE;
+        if (size < TC_XRAY_MIN_V1_BUFFER)
+            return 0;
+        uint64_t k = into / size + (into % size != 0);
+        if (k > (UINT64_MAX - TC_XRAY_HEADER_SIZE) / size)
+            return 0;
+        at = TC_XRAY_HEADER_SIZE + k * size;
+    }
+    if (at >= seg->stop)
+        return 0;
+    uint64_t want = at - tc_pos(r);
+    if (tc_skip(r, want) < want)
+        return 0;
+    if (p->version >= 2 && !seg->exact && !find_buffer(p))
+        return 0;
+    seg->began = tc_pos(r);
+    return 1;
+}
+
+/* The segments' contexts name the buffer by its number in the segment. */
+static void rebase_context(char *context, size_t size, uint64_t base)
+{
+    static const char lead[] = "in buffer ";
+    if (strncmp(context, lead, sizeof lead - 1) != 0)
+        return;
+    char *number = context + sizeof lead - 1, *rest;
+    uint64_t n = strtoull(number, &rest, 10);
+    char tail[256];
+    snprintf(tail, sizeof tail, "%s", rest);
+    snprintf(number, size - (size_t)(number - context), "%" PRIu64 "%s", n + base, tail);
+}
+
+static void parse(tc_reader *r, const tc_parse_ctx *ctx, read_mode mode, tc_split_seg *seg)
 {
     /* The call stack's 12 KiB are not cleared: an entry is written when the
      * depth reaches it, before it is read (stack[0], the sentinel, is set
@@ -1072,7 +1166,23 @@ static void parse(tc_reader *r, const tc_parse_ctx *ctx, read_mode mode)
     p->stack[0] = UINT32_MAX; /* matches no 28-bit function id */
     p->d->context_fn = context;
     p->d->context_parser = p;
-    switch (parse_header(p, mode)) {
+    p->seg = seg;
+    int what;
+    if (seg && seg->start > 0) {
+        /* Read again for this segment: the first one reports its findings. */
+        tc_diag_sink quiet;
+        tc_diag_init(&quiet, p->d->input, 1, p->d->pedantic, NULL, NULL);
+        p->d = &quiet;
+        what = parse_header(p, mode);
+        p->d = ctx->diags;
+        if (what != READ_FDR || !segment_start(p))
+            what = READ_NOTHING;
+    } else {
+        what = parse_header(p, mode);
+        if (seg)
+            seg->began = 0;
+    }
+    switch (what) {
     case READ_FDR:
         if (p->version == 1)
             parse_v1(p);
@@ -1087,11 +1197,23 @@ static void parse(tc_reader *r, const tc_parse_ctx *ctx, read_mode mode)
     default:
         break;
     }
+    if (seg)
+        seg->units = p->index;
     p->d->context_fn = NULL;
     p->d->context_parser = NULL;
     free(p);
 }
 
-void tc_xray_parse_any(tc_reader *r, const tc_parse_ctx *ctx) { parse(r, ctx, MODE_ANY); }
-void tc_xray_parse(tc_reader *r, const tc_parse_ctx *ctx) { parse(r, ctx, MODE_FDR); }
-void tc_xray_basic_parse(tc_reader *r, const tc_parse_ctx *ctx) { parse(r, ctx, MODE_BASIC); }
+void tc_xray_parse_any(tc_reader *r, const tc_parse_ctx *ctx) { parse(r, ctx, MODE_ANY, NULL); }
+void tc_xray_parse(tc_reader *r, const tc_parse_ctx *ctx) { parse(r, ctx, MODE_FDR, NULL); }
+void tc_xray_basic_parse(tc_reader *r, const tc_parse_ctx *ctx)
+{
+    parse(r, ctx, MODE_BASIC, NULL);
+}
+
+static void parse_segment(tc_reader *r, const tc_parse_ctx *ctx, tc_split_seg *seg)
+{
+    parse(r, ctx, MODE_FDR, seg);
+}
+
+const tc_format_split tc_xray_split = {.parse = parse_segment, .rebase = rebase_context};

@@ -1,0 +1,262 @@
+/* One input on several threads: see split.h. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag_copy.h"
+#include "split.h"
+
+/* The findings one segment keeps, in the order it made them. */
+typedef struct kept {
+    tc_diag *v;
+    void **blocks;
+    size_t n, cap;
+    int oom;
+} kept;
+
+typedef struct split_run split_run;
+
+typedef struct part {
+    split_run *run;
+    tc_input *in; /* its own reader over the input */
+    tc_diag_sink d;
+    tc_parse_ctx ctx;
+    tc_split_seg seg;
+    kept k;
+    uint64_t done; /* bytes read, for the progress line */
+    pthread_t thread;
+    int started;
+} part;
+
+struct split_run {
+    const tc_format_split *s;
+    pthread_mutex_t lock;
+    part *parts;
+    size_t n;
+    void (*progress)(void *user, uint64_t bytes);
+    void *progress_user;
+};
+
+static void keep(void *user, const tc_diag *d)
+{
+    kept *k = user;
+    if (k->oom)
+        return;
+    if (k->n == k->cap) {
+        size_t cap = k->cap ? 2 * k->cap : 16;
+        tc_diag *v = realloc(k->v, cap * sizeof *v);
+        if (v)
+            k->v = v;
+        void **b = v ? realloc(k->blocks, cap * sizeof *b) : NULL;
+        if (!b) {
+            k->oom = 1;
+            return;
+        }
+        k->blocks = b;
+        k->cap = cap;
+    }
+    if (tc_diag_copy(&k->v[k->n], d, &k->blocks[k->n]) != 0) {
+        k->oom = 1;
+        return;
+    }
+    k->n++;
+}
+
+static void kept_free(kept *k)
+{
+    for (size_t i = 0; i < k->n; i++)
+        free(k->blocks[i]);
+    free(k->v);
+    free(k->blocks);
+    memset(k, 0, sizeof *k);
+}
+
+/* The progress of the whole input: what every segment has read. */
+static void part_progress(void *user, uint64_t pos)
+{
+    part *p = user;
+    split_run *u = p->run;
+    pthread_mutex_lock(&u->lock);
+    p->done = pos > p->seg.start ? pos - p->seg.start : 0;
+    uint64_t sum = 0;
+    for (size_t i = 0; i < u->n; i++)
+        sum += u->parts[i].done;
+    u->progress(u->progress_user, sum);
+    pthread_mutex_unlock(&u->lock);
+}
+
+/* A segment's reader and sink, with the settings of the input's sink. */
+static int part_open(split_run *u, part *p, tc_input *in, const tc_parse_ctx *ctx)
+{
+    p->run = u;
+    p->in = tc_input_reopen(in);
+    if (!p->in)
+        return -1;
+    const tc_diag_sink *d = ctx->diags;
+    tc_diag_init(&p->d, d->input, d->max_repeats, d->pedantic, keep, &p->k);
+    p->ctx = (tc_parse_ctx){.diags = &p->d, .no_models = ctx->no_models,
+                            .options = ctx->options};
+    if (u->progress) {
+        tc_reader *r = tc_input_reader(p->in);
+        r->progress = part_progress;
+        r->progress_user = p;
+    }
+    return 0;
+}
+
+static void part_close(part *p)
+{
+    kept_free(&p->k);
+    tc_input_close(p->in);
+    p->in = NULL;
+}
+
+static void *part_run(void *arg)
+{
+    part *p = arg;
+    p->run->s->parse(tc_input_reader(p->in), &p->ctx, &p->seg);
+    return NULL;
+}
+
+/* Whether a segment's parse was cut short by the machine rather than the
+ * input: its findings cannot stand for the file's then. */
+static int part_failed(part *p)
+{
+    return p->k.oom || tc_input_reader(p->in)->failed;
+}
+
+/* A segment's findings into the input's sink, its units numbered from base. */
+static void replay(split_run *u, part *p, tc_diag_sink *to, uint64_t base)
+{
+    uint64_t replayed[TC_RULE__COUNT] = {0};
+    for (size_t i = 0; i < p->k.n; i++) {
+        tc_diag d = p->k.v[i];
+        char context[256];
+        if (d.context && u->s->rebase && base) {
+            strncpy(context, d.context, sizeof context - 1);
+            context[sizeof context - 1] = '\0';
+            u->s->rebase(context, sizeof context, base);
+            d.context = context;
+        }
+        replayed[d.rule - tc_rules]++;
+        tc_diag_replay(to, &d);
+    }
+    tc_diag_absorb(to, &p->d, replayed);
+}
+
+/* The parts of a file of size bytes, each with a reader of its own.
+ * Returns how many could be opened. */
+static size_t open_parts(split_run *u, tc_input *in, const tc_parse_ctx *ctx, uint64_t size,
+                         size_t want)
+{
+    size_t n = 0;
+    while (n < want && part_open(u, &u->parts[n], in, ctx) == 0)
+        n++;
+    for (size_t i = 0; i < n; i++) {
+        tc_split_seg *s = &u->parts[i].seg;
+        s->start = i == 0 ? 0 : (uint64_t)((unsigned __int128)size * i / n);
+        s->exact = i == 0;
+        s->stop = i + 1 < n ? (uint64_t)((unsigned __int128)size * (i + 1) / n) : TC_SPLIT_NONE;
+        s->began = s->ended = TC_SPLIT_NONE;
+    }
+    return n;
+}
+
+int tc_split_check(tc_input *in, const tc_format_split *s, const tc_parse_ctx *ctx,
+                   unsigned threads, uint64_t min_segment, tc_split_stats *stats)
+{
+    if (stats)
+        memset(stats, 0, sizeof *stats);
+    uint64_t size = tc_input_size(in);
+    tc_reader *r = tc_input_reader(in);
+    if (!min_segment)
+        min_segment = TC_SPLIT_DEFAULT_MIN;
+    if (size == UINT64_MAX || threads < 2 || tc_pos(r) != 0 || size / min_segment < 2)
+        return -1;
+    uint64_t want = size / min_segment < threads ? size / min_segment : threads;
+    split_run u = {.s = s, .progress = r->progress, .progress_user = r->progress_user};
+    /* One more part than segments: the one that resumes after a mismatch. */
+    u.parts = calloc((size_t)want + 1, sizeof *u.parts);
+    if (!u.parts || pthread_mutex_init(&u.lock, NULL) != 0) {
+        free(u.parts);
+        return -1;
+    }
+    u.n = open_parts(&u, in, ctx, size, (size_t)want);
+    int status = -1;
+    if (u.n < 2)
+        goto out;
+    tc_input_release_window(in); /* threads x window, not one more */
+    for (size_t i = 1; i < u.n; i++)
+        u.parts[i].started = pthread_create(&u.parts[i].thread, NULL, part_run, &u.parts[i]) == 0;
+    part_run(&u.parts[0]);
+    for (size_t i = 1; i < u.n; i++) {
+        if (u.parts[i].started)
+            pthread_join(u.parts[i].thread, NULL);
+        else
+            part_run(&u.parts[i]); /* no thread: in turn, still correct */
+    }
+    for (size_t i = 0; i < u.n; i++)
+        if (part_failed(&u.parts[i]))
+            goto out;
+    if (stats)
+        stats->segments = (unsigned)u.n;
+
+    /* In file order, as long as each segment starts where the one before
+     * stopped. A segment that found no boundary parsed nothing. */
+    uint64_t base = 0, end = 0;
+    const part *last = NULL;
+    size_t last_i = 0;
+    part *resume = NULL;
+    for (size_t i = 0; i < u.n; i++) {
+        part *p = &u.parts[i];
+        if (i > 0 && p->seg.began == TC_SPLIT_NONE)
+            continue;
+        if (last && last->seg.ended == TC_SPLIT_NONE)
+            break; /* the parse ended before this segment */
+        if (last && p->seg.began != last->seg.ended) {
+            resume = &u.parts[u.n];
+            break;
+        }
+        replay(&u, p, ctx->diags, base);
+        if (stats)
+            stats->joined++;
+        base += p->seg.units;
+        end = tc_pos(tc_input_reader(p->in));
+        last = p;
+        last_i = i;
+    }
+    if (!resume && last->seg.ended != TC_SPLIT_NONE)
+        resume = &u.parts[u.n]; /* a later segment's boundary was not the next one */
+    if (resume) {
+        /* Where the segments part ways: on from the last boundary reached. */
+        if (part_open(&u, resume, in, ctx) != 0) {
+            tc_diag_fail(ctx->diags, "out of memory for a second reader of the input");
+        } else {
+            resume->seg = (tc_split_seg){.start = last->seg.ended, .exact = 1,
+                                         .stop = TC_SPLIT_NONE};
+            if (stats)
+                stats->resumed = 1;
+            /* The progress: the segments kept, then this one. */
+            pthread_mutex_lock(&u.lock);
+            for (size_t i = last_i + 1; i < u.n; i++)
+                u.parts[i].done = 0;
+            u.n++;
+            pthread_mutex_unlock(&u.lock);
+            part_run(resume);
+            if (part_failed(resume) && tc_input_reader(resume->in)->failed)
+                tc_diag_fail(ctx->diags, "%s", tc_input_reader(resume->in)->error);
+            else if (resume->k.oom)
+                tc_diag_fail(ctx->diags, "out of memory for the findings of the input");
+            replay(&u, resume, ctx->diags, base);
+            end = tc_pos(tc_input_reader(resume->in));
+        }
+    }
+    tc_skip(r, end); /* where one thread's parse would have stopped reading */
+    status = 0;
+out:
+    for (size_t i = 0; i < u.n; i++)
+        part_close(&u.parts[i]);
+    pthread_mutex_destroy(&u.lock);
+    free(u.parts);
+    return status;
+}

@@ -1,0 +1,71 @@
+/*
+ * One input on several threads. A format whose inputs have boundaries where
+ * its parser's state is known from the header alone (XRay FDR buffers: only
+ * the count of buffers crosses one) parses segments of a file at once. Each
+ * segment runs from the first boundary at or after its start to the first at
+ * or after the next segment's start, and keeps its findings (at most the cap
+ * of each rule: the rest are counted); they are then replayed in file order
+ * into the input's sink, so the report is the one a single thread writes,
+ * finding for finding and count for count.
+ *
+ * Correct first: where two segments do not meet at the same boundary (the
+ * search took a false boundary, or a framing error moved the parse), the
+ * parse goes on from the last boundary the earlier one reached, on one
+ * thread. A damaged file is as fast as one thread; a sound one uses every
+ * thread.
+ */
+#ifndef TC_SPLIT_H
+#define TC_SPLIT_H
+
+#include <stdint.h>
+
+#include "input.h"
+#include "parse.h"
+
+#define TC_SPLIT_NONE UINT64_MAX
+
+/* One segment, as the split layer asks a format to parse it. */
+typedef struct tc_split_seg {
+    /* in */
+    uint64_t start; /* look for the first boundary here (0: the input's start) */
+    int exact;      /* start is a boundary already: no search */
+    uint64_t stop;  /* stop at the first boundary at or past this (TC_SPLIT_NONE: never) */
+    /* out */
+    uint64_t began; /* the boundary the parse started at; TC_SPLIT_NONE: none before stop */
+    uint64_t ended; /* the boundary it stopped at; TC_SPLIT_NONE: the parse is over (the
+                     * input ended, or nothing after could be read) */
+    uint64_t units; /* what the format numbers in its context (buffers) begun here */
+} tc_split_seg;
+
+/* What a format gives to be split (formats.h, tc_format_ops.split). */
+typedef struct tc_format_split {
+    /* Parses seg of the input r reads, findings to ctx. A segment that does
+     * not start at 0 reads the header for itself and keeps the header's
+     * findings to itself (the first segment reports them). */
+    void (*parse)(tc_reader *r, const tc_parse_ctx *ctx, tc_split_seg *seg);
+    /* A segment numbers its units from 0: adds base to the number a finding's
+     * context holds. NULL: contexts hold none. */
+    void (*rebase)(char *context, size_t size, uint64_t base);
+} tc_format_split;
+
+/* The smallest segment a thread is given by default: below it, thread
+ * start-up and the page cache's warm-up cost more than they save. */
+#define TC_SPLIT_DEFAULT_MIN (32u << 20)
+
+/* What a split check did, for tests and benchmarks. */
+typedef struct tc_split_stats {
+    unsigned segments; /* parsed at once */
+    unsigned joined;   /* whose findings stand (the first one included) */
+    int resumed;       /* the parse went on from a boundary on one thread */
+} tc_split_stats;
+
+/* Checks the input in (a regular file or bytes in memory, uncompressed,
+ * read from its start) with s on up to threads threads, findings to ctx as
+ * ctx->parse would send them. min_segment: the smallest segment (0: the
+ * default); stats (may be NULL): what happened. Returns 0 when it did, -1 when it did not start (one segment,
+ * input not readable at random places, no thread): the caller parses on one
+ * thread then, and nothing was reported. */
+int tc_split_check(tc_input *in, const tc_format_split *s, const tc_parse_ctx *ctx,
+                   unsigned threads, uint64_t min_segment, tc_split_stats *stats);
+
+#endif
