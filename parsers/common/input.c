@@ -13,6 +13,7 @@
 #include <zstd.h>
 #include "fuzzbench.h"
 #include "input.h"
+#include "input_pipe.h"
 
 #define DEFAULT_MAP_WINDOW (16u << 20)
 #define DEFAULT_STREAM_BUFFER (1u << 20)
@@ -51,6 +52,14 @@ struct tc_input {
     int bz_live;
     ZSTD_DStream *zs;
     int member_done;  /* the current member (gzip member, bzip2 stream, zstd frame) ended */
+    /* Compressed files: decompressed on a thread of their own (input_pipe.h).
+     * What fails there is kept in src until the reader reaches it. */
+    tc_pipe *pipe;
+    int pipelined;
+    struct {
+        int kind;
+        char error[256];
+    } src;
 };
 
 tc_compression tc_detect_compression(const unsigned char *p, size_t n)
@@ -86,11 +95,13 @@ size_t tc_strip_compression_suffix(const char *name, size_t len)
     return len;
 }
 
+static void reader_fail(tc_input *in, int kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static void fail(tc_input *in, int kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* Records the first failure; the reader then reports the end of the input. */
-static void fail(tc_input *in, int kind, const char *fmt, ...)
+static void reader_vfail(tc_input *in, int kind, const char *fmt, va_list ap)
 {
     tc_reader *r = &in->r;
     if (!r->failed) {
@@ -98,12 +109,32 @@ static void fail(tc_input *in, int kind, const char *fmt, ...)
         /* Where the good bytes end; a decompressor may still hand over what
          * it made before failing, and stream_fill moves this past it. */
         r->fail_offset = tc_pos(r) + tc_avail(r);
-        va_list ap;
-        va_start(ap, fmt);
         vsnprintf(r->error, sizeof r->error, fmt, ap);
-        va_end(ap);
     }
     r->eof = 1;
+}
+
+static void reader_fail(tc_input *in, int kind, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    reader_vfail(in, kind, fmt, ap);
+    va_end(ap);
+}
+
+/* A failure of the source of bytes: on the decompression thread it waits
+ * in src until the reader has the bytes made before it (produce). */
+static void fail(tc_input *in, int kind, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (!in->pipelined) {
+        reader_vfail(in, kind, fmt, ap);
+    } else if (!in->src.kind) {
+        in->src.kind = kind;
+        vsnprintf(in->src.error, sizeof in->src.error, fmt, ap);
+    }
+    va_end(ap);
 }
 
 /* ---- mmap windows over a regular file ---- */
@@ -180,7 +211,7 @@ static void stream_fill(tc_reader *r, size_t need)
             cap *= 2;
         uint8_t *nb = malloc(cap);
         if (!nb) {
-            fail(in, TC_READ_IO_ERROR, "out of memory for a %zu-byte window", cap);
+            reader_fail(in, TC_READ_IO_ERROR, "out of memory for a %zu-byte window", cap);
             return;
         }
         memcpy(nb, r->cur, keep);
@@ -402,11 +433,30 @@ static size_t decode(tc_input *in, const codec *c, uint8_t *dst, size_t room)
     return made;
 }
 
-static size_t produce(tc_input *in, uint8_t *dst, size_t room)
+static size_t source(tc_input *in, uint8_t *dst, size_t room)
 {
     if (in->comp == TC_COMP_NONE)
         return read_fd(in, dst, room);
     return decode(in, &codecs[in->comp], dst, room);
+}
+
+static size_t pipe_source(void *in, uint8_t *dst, size_t room) { return source(in, dst, room); }
+
+static size_t produce(tc_input *in, uint8_t *dst, size_t room)
+{
+    if (!in->pipe)
+        return source(in, dst, room);
+    int last;
+    size_t got = tc_pipe_read(in->pipe, dst, room, &last);
+    if (last) { /* with the last bytes, the reason they are the last */
+        tc_reader *r = &in->r;
+        if (in->src.kind && !r->failed) {
+            r->failed = in->src.kind;
+            memcpy(r->error, in->src.error, sizeof r->error);
+        }
+        r->eof = 1;
+    }
+    return got;
 }
 
 /* ---- opening ---- */
@@ -548,6 +598,12 @@ tc_input *tc_input_open(const char *path, const tc_input_opts *opts, tc_error *e
         if (have < sizeof magic)
             in->r.eof = in->comp == TC_COMP_NONE;
     }
+    if (in->comp != TC_COMP_NONE) {
+        /* From here on only the pipe's thread decompresses (none: this one). */
+        in->pipelined = 1;
+        in->pipe = tc_pipe_start(pipe_source, in);
+        in->pipelined = in->pipe != NULL;
+    }
     return in;
 }
 
@@ -620,6 +676,7 @@ void tc_input_close(tc_input *in)
 {
     if (!in)
         return;
+    tc_pipe_stop(in->pipe);
     unmap(in);
     if (in->z_live)
         inflateEnd(&in->z);
