@@ -5,7 +5,7 @@
 #                                           and compresses the traces: minutes)
 #   make bench BENCH_RUNS=3 BENCH_HUGE=no   fewer runs, no 4 GiB trace
 #   make bench-xray | bench-xray-basic | bench-ovni | bench-dcfg | bench-perf |
-#        bench-json | bench-jobs | bench-progress   one of them
+#        bench-json | bench-jobs | bench-progress | bench-scaling   one of them
 #
 # The traces are cached in $(BENCH_DIR); delete it to regenerate them.
 
@@ -20,9 +20,9 @@ BENCH_BASELINE_TIMEOUT ?= 600
 BENCH_BASELINE_MEM_GIB ?= 12
 
 .PHONY: bench bench-xray bench-xray-basic bench-ovni bench-json bench-dcfg bench-perf bench-jobs \
-        bench-progress
+        bench-progress bench-scaling
 bench: bench-xray bench-xray-basic bench-ovni bench-json bench-dcfg bench-perf bench-jobs \
-       bench-progress
+       bench-progress bench-scaling
 
 bench-xray: $(TRACECHECK)
 	@TRACECHECK='$(TRACECHECK)' BENCH_DIR='$(BENCH_DIR)' LLVM_XRAY='$(LLVM_XRAY)' \
@@ -53,6 +53,14 @@ bench-perf: $(TRACECHECK)
 bench-progress: $(TRACECHECK)
 	@TRACECHECK='$(TRACECHECK)' BENCH_DIR='$(BENCH_DIR)' BENCH_RUNS='$(BENCH_RUNS)' \
 	    BENCH_SEED='$(BENCH_SEED)' bench/progress.sh
+
+# Threads within one input: 1, 2, 4 ... BENCH_SCALING_MAX (default: the CPUs).
+BENCH_SCALING_SIZE ?= 1G
+BENCH_SCALING_MAX ?=
+bench-scaling: $(TRACECHECK)
+	@TRACECHECK='$(TRACECHECK)' BENCH_DIR='$(BENCH_DIR)' BENCH_RUNS='$(BENCH_RUNS)' \
+	    BENCH_SEED='$(BENCH_SEED)' BENCH_SCALING_SIZE='$(BENCH_SCALING_SIZE)' \
+	    BENCH_SCALING_MAX='$(BENCH_SCALING_MAX)' bench/scaling.sh
 
 bench-jobs: $(TRACECHECK)
 	@TRACECHECK='$(TRACECHECK)' BENCH_DIR='$(BENCH_DIR)' BENCH_RUNS='$(BENCH_RUNS)' \

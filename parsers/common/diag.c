@@ -140,9 +140,7 @@ void tc_diag_replay(tc_diag_sink *s, const tc_diag *d)
 {
     if (!count_finding(s, (tc_rule_id)(d->rule - tc_rules), d->offset))
         return;
-    tc_diag copy = *d;
-    copy.input = s->input;
-    s->on_diag(s->user, &copy);
+    s->on_diag(s->user, d);
 }
 
 void tc_diag_absorb(tc_diag_sink *s, const tc_diag_sink *from, const uint64_t *replayed)

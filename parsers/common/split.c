@@ -125,23 +125,30 @@ static int part_failed(part *p)
     return p->k.oom || tc_input_reader(p->in)->failed;
 }
 
-/* A segment's findings into the input's sink, its units numbered from base. */
-static void replay(split_run *u, part *p, tc_diag_sink *to, uint64_t base)
+/* What a sink kept and counted into the input's sink; the numbers in the
+ * contexts from base (rebase: NULL when they have none). */
+static void replay_sink(const kept *k, const tc_diag_sink *from, tc_diag_sink *to,
+                        void (*rebase)(char *, size_t, uint64_t), uint64_t base)
 {
     uint64_t replayed[TC_RULE__COUNT] = {0};
-    for (size_t i = 0; i < p->k.n; i++) {
-        tc_diag d = p->k.v[i];
+    for (size_t i = 0; i < k->n; i++) {
+        tc_diag d = k->v[i];
         char context[256];
-        if (d.context && u->s->rebase && base) {
+        if (d.context && rebase && base) {
             strncpy(context, d.context, sizeof context - 1);
             context[sizeof context - 1] = '\0';
-            u->s->rebase(context, sizeof context, base);
+            rebase(context, sizeof context, base);
             d.context = context;
         }
         replayed[d.rule - tc_rules]++;
         tc_diag_replay(to, &d);
     }
-    tc_diag_absorb(to, &p->d, replayed);
+    tc_diag_absorb(to, from, replayed);
+}
+
+static void replay(split_run *u, part *p, tc_diag_sink *to, uint64_t base)
+{
+    replay_sink(&p->k, &p->d, to, u->s->rebase, base);
 }
 
 /* The parts of a file of size bytes, each with a reader of its own.
@@ -259,4 +266,65 @@ out:
     pthread_mutex_destroy(&u.lock);
     free(u.parts);
     return status;
+}
+
+/* ---- independent tasks ---- */
+
+typedef struct task_run {
+    tc_split_task task;
+    void *user;
+    size_t n;
+    size_t next; /* the next task to take, under lock */
+    pthread_mutex_t lock;
+    tc_diag_sink *sinks;
+    kept *kept;
+} task_run;
+
+static void *task_worker(void *arg)
+{
+    task_run *t = arg;
+    for (;;) {
+        pthread_mutex_lock(&t->lock);
+        size_t i = t->next < t->n ? t->next++ : t->n;
+        pthread_mutex_unlock(&t->lock);
+        if (i == t->n)
+            return NULL;
+        t->task(t->user, i, &t->sinks[i]);
+    }
+}
+
+int tc_split_each(tc_diag_sink *d, size_t n, unsigned threads, tc_split_task task, void *user)
+{
+    if (threads < 2 || n < 2)
+        return -1;
+    task_run t = {.task = task, .user = user, .n = n};
+    t.sinks = calloc(n, sizeof *t.sinks);
+    t.kept = calloc(n, sizeof *t.kept);
+    size_t nthreads = threads < n ? threads : n;
+    pthread_t *th = calloc(nthreads, sizeof *th);
+    if (!t.sinks || !t.kept || !th || pthread_mutex_init(&t.lock, NULL) != 0) {
+        free(t.sinks);
+        free(t.kept);
+        free(th);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        tc_diag_init(&t.sinks[i], d->input, d->max_repeats, d->pedantic, keep, &t.kept[i]);
+    size_t started = 0;
+    while (started + 1 < nthreads && pthread_create(&th[started], NULL, task_worker, &t) == 0)
+        started++;
+    task_worker(&t); /* this thread takes tasks too */
+    for (size_t i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+    for (size_t i = 0; i < n; i++) {
+        if (t.kept[i].oom)
+            tc_diag_fail(d, "out of memory for the findings of the input");
+        replay_sink(&t.kept[i], &t.sinks[i], d, NULL, 0);
+        kept_free(&t.kept[i]);
+    }
+    pthread_mutex_destroy(&t.lock);
+    free(t.sinks);
+    free(t.kept);
+    free(th);
+    return 0;
 }

@@ -24,7 +24,8 @@ static int found(const char *dir) { return tc_ovni_has_layout(dir) && tc_ovni_is
 static uint64_t check(const char *dir, tc_diag_sink *d, const tc_options *opt,
                       const tc_check_opts *c, tc_error *err)
 {
-    tc_ovni_opts o = {opt->no_models, c ? c->input : (tc_input_opts){0}, c ? c->dump : NULL};
+    tc_ovni_opts o = {opt->no_models, c ? c->input : (tc_input_opts){0}, c ? c->dump : NULL,
+                      c ? c->threads : 1};
     return tc_ovni_check_trace(dir, d, &o, err);
 }
 

@@ -13,6 +13,7 @@ typedef struct tc_ovni_opts {
     int no_models;         /* skip the model layer */
     tc_input_opts input;   /* how stream files are read */
     FILE *dump;            /* when set: the canonical dump of the trace */
+    unsigned threads;      /* streams checked at once (split.h); 0 or 1: one */
 } tc_ovni_opts;
 
 /* Checks the trace in dir. Findings carry the path of the file they are
