@@ -25,7 +25,7 @@ SLOW_RUNS=${BENCH_SLOW_RUNS:-2}
 SEED=${BENCH_SEED:-1}
 
 # Targets (see docs/benchmarks.md).
-TARGET_GBPS=1.0
+TARGET_GBPS=2.0
 RSS_FLAT_MIB=2 # peak RSS "independent of length": spread across lengths at most this
 
 MIB=$((1 << 20))
@@ -87,6 +87,7 @@ measure ov_stream_1g "$RUNS" "$S1G" -- "$TRACECHECK" validate --format ovni \
     "$(find "$T1G" -name stream.obs)"
 measure ov_cat_64 "$RUNS" "$S64" -- bash -c 'cat_trace "$1"' - "$T64"
 measure ov_validate_64 "$RUNS" "$S64" -- "$TRACECHECK" validate "$T64"
+measure ov_validate_64_j1 "$RUNS" "$S64" -- "$TRACECHECK" validate -j 1 "$T64"
 measure ov_dump_256m "$SLOW_RUNS" "$S256" -- "$TRACECHECK" dump "$T256"
 
 {
@@ -106,7 +107,8 @@ measure ov_dump_256m "$SLOW_RUNS" "$S256" -- "$TRACECHECK" dump "$T256"
     row ov_stream_1g "tracecheck validate stream.obs" "the stream file alone"
     row ov_validate_256m "tracecheck validate" "1 stream $(human "$S256")"
     row ov_cat_64 "cat > /dev/null (baseline)" "$N64 streams $(human "$S64")"
-    row ov_validate_64 "tracecheck validate" "$N64 streams $(human "$S64")"
+    row ov_validate_64 "tracecheck validate (-j $(nproc))" "$N64 streams $(human "$S64")"
+    row ov_validate_64_j1 "tracecheck validate -j 1" "$N64 streams $(human "$S64")"
     row ov_dump_256m "tracecheck dump > /dev/null" "1 stream $(human "$S256")"
 
     echo
