@@ -213,6 +213,13 @@ faster_row() {
     if [ "$DO_TRACE" = 1 ]; then
     faster_row t_validate t_python python3 "DCFG-trace $(human "$S1G")"
     faster_row t_validate t_jq jq "DCFG-trace $(human "$S1G")"
+    g=$(gbps "$S1G" "${BEST[t_validate]}")
+    target_row "DCFG-trace validate at least 1.5 GB/s (1 GiB)" "$g GB/s" \
+        "$(awk -v g="$g" 'BEGIN { print (g >= 1.5) }')"
+    r=$(awk -v a="${BEST[t_validate_bz2]}" -v b="${BEST[t_bzip2]}" 'BEGIN { printf "%.2f", a / b }')
+    target_row "DCFG-trace validate .bz2 within 10% of bzip2 -dc" \
+        "${r}x (${BEST[t_validate_bz2]} s vs ${BEST[t_bzip2]} s)" \
+        "$(awk -v r="$r" 'BEGIN { print (r <= 1.10) }')"
     lo=${RSS[t_validate_256m]} hi=${RSS[t_validate]}
     if [ "$hi" -lt "$lo" ]; then t=$lo; lo=$hi; hi=$t; fi
     target_row "DCFG-trace validate peak RSS flat across lengths (<= $RSS_FLAT_MIB MiB)" \

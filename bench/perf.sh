@@ -25,7 +25,7 @@ SLOW_RUNS=${BENCH_SLOW_RUNS:-2}
 SEED=${BENCH_SEED:-1}
 
 # Targets (see docs/benchmarks.md).
-TARGET_MBPS=300
+TARGET_MBPS=1000
 RSS_FLAT_MIB=2 # peak RSS "independent of length": spread across lengths at most this
 
 MIB=$((1 << 20))

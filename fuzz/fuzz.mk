@@ -24,7 +24,7 @@ FUZZ_LEAN_OF += ovni_meta_lean:ovni_meta json_lean:json_tokens dcfg_lean:dcfg_pa
 FUZZ_LEAN_OF += dtrc_lean:dtrc_parse perf_lean:perf_container
 FUZZ_LEAN_TARGETS := $(foreach p,$(FUZZ_LEAN_OF),$(firstword $(subst :, ,$(p))))
 FUZZ_C_TARGETS := $(FUZZ_LEAN_TARGETS)
-FUZZ_C_TARGETS += xray_parse xray_roundtrip ovni_stream ovni_meta json_tokens ovni_roundtrip
+FUZZ_C_TARGETS += xray_parse xray_roundtrip xray_split ovni_stream ovni_meta json_tokens ovni_roundtrip
 # DCFG and DCFG-trace (docs/fuzzing.md), before FUZZ_TARGETS is set.
 FUZZ_C_TARGETS += dcfg_parse dtrc_parse dtrc_sequence dcfg_dom dcfg_roundtrip
 # SiFive perf (docs/fuzzing.md).

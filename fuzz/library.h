@@ -21,6 +21,7 @@ extern "C" {
 #include "../parsers/common/json.h"
 #include "../parsers/common/jsonl.h"
 #include "../parsers/common/parse.h"
+#include "../parsers/common/split.h"
 #include "../parsers/dcfg/dcfg_dom.h"
 #include "../parsers/dcfg/dcfg_model.h"
 #include "../parsers/dcfg/dtrc.h"
@@ -96,6 +97,17 @@ static inline void lib_xray_parse_any(tc_reader *r, const tc_parse_ctx *ctx)
 {
     tc_xray_parse_any(r, ctx);
 }
+/* --format xray: FDR traces only (a basic-mode header is a finding). */
+static inline void lib_xray_parse(tc_reader *r, const tc_parse_ctx *ctx) { tc_xray_parse(r, ctx); }
+
+/* The same on up to threads threads, in segments of at least min bytes
+ * (split.h); -1 when the input was left to one thread. */
+static inline int lib_xray_split_check(tc_input *in, const tc_parse_ctx *ctx, unsigned threads,
+                                       uint64_t min, tc_split_stats *stats)
+{
+    return tc_split_check(in, &tc_xray_split, ctx, threads, min, stats);
+}
+
 static inline void lib_xray_dump(tc_jsonl *w, const tc_xray_event *e)
 {
     tc_xray_dump(w, e);
