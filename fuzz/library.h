@@ -49,6 +49,18 @@ static inline void lib_parse(tc_format f, tc_reader *r, const tc_parse_ctx *ctx)
         ops->parse(r, ctx);
 }
 
+/* The format's parser on up to threads threads, in segments of at least
+ * min bytes (split.h); -1 when the input was left to one thread (or the
+ * format is not shared out). */
+static inline int lib_split_check(tc_format f, tc_input *in, const tc_parse_ctx *ctx,
+                                  unsigned threads, uint64_t min, tc_split_stats *stats)
+{
+    const tc_format_ops *ops = tc_format_ops_for(f);
+    if (!ops || !ops->split)
+        return -1;
+    return tc_split_check(in, ops->split, ctx, threads, min, stats);
+}
+
 /* Whether the registry has the format. */
 static inline int lib_has_format(tc_format f) { return tc_format_ops_for(f) != NULL; }
 
@@ -97,17 +109,6 @@ static inline void lib_xray_parse_any(tc_reader *r, const tc_parse_ctx *ctx)
 {
     tc_xray_parse_any(r, ctx);
 }
-/* --format xray: FDR traces only (a basic-mode header is a finding). */
-static inline void lib_xray_parse(tc_reader *r, const tc_parse_ctx *ctx) { tc_xray_parse(r, ctx); }
-
-/* The same on up to threads threads, in segments of at least min bytes
- * (split.h); -1 when the input was left to one thread. */
-static inline int lib_xray_split_check(tc_input *in, const tc_parse_ctx *ctx, unsigned threads,
-                                       uint64_t min, tc_split_stats *stats)
-{
-    return tc_split_check(in, &tc_xray_split, ctx, threads, min, stats);
-}
-
 static inline void lib_xray_dump(tc_jsonl *w, const tc_xray_event *e)
 {
     tc_xray_dump(w, e);

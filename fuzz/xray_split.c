@@ -1,19 +1,20 @@
 /*
- * One XRay FDR trace on several threads (parsers/common/split.h) reports
- * what one thread reports. The bytes are checked on one thread, then on 2
- * to 4 threads in segments as small as the input's last byte says (from 16
- * bytes up), so that every input is cut and the segments start anywhere:
- * inside records, on false buffer starts, in garbage, past the end. Every
- * finding, its context and the counts must be the same; the split layer may
- * fall back to one thread, never differ. Pedantic or not, and the repeat
- * cap, are drawn from the input too.
+ * One XRay trace on several threads (parsers/common/split.h) reports what
+ * one thread reports. The bytes are checked as an FDR trace or a basic-mode
+ * log on one thread, then on 2 to 4 threads in segments as small as the
+ * input's last byte says (16 to 264 bytes), so that every input is cut and
+ * the segments start anywhere: inside records, on false buffer starts, in
+ * garbage, past the end, with threads' TSCs and call stacks crossing them.
+ * Every finding, its context and the counts must be the same; the split
+ * layer may fall back to one thread, never differ. The format, --pedantic
+ * and the repeat cap are drawn from the input too.
  */
 #include <stdlib.h>
 
 #include "harness.h"
 #include "library.h"
 
-static void check(const uint8_t *data, size_t size, unsigned threads, uint64_t min,
+static void check(tc_format f, const uint8_t *data, size_t size, unsigned threads, uint64_t min,
                   int pedantic, unsigned cap, hx_findings *out)
 {
     tc_diag_sink d;
@@ -22,8 +23,8 @@ static void check(const uint8_t *data, size_t size, unsigned threads, uint64_t m
     if (!in)
         abort();
     tc_parse_ctx ctx = {.diags = &d};
-    if (threads < 2 || lib_xray_split_check(in, &ctx, threads, min, NULL) != 0)
-        lib_xray_parse(tc_input_reader(in), &ctx);
+    if (threads < 2 || lib_split_check(f, in, &ctx, threads, min, NULL) != 0)
+        lib_parse(f, tc_input_reader(in), &ctx);
     tc_input_close(in);
     hx_sink_finish(&d, out);
 }
@@ -34,12 +35,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0; /* compressed inputs are never split */
     uint8_t knobs = data[size - 1];
     unsigned threads = 2 + knobs % 3;
-    uint64_t min = 16 + (uint64_t)(knobs >> 2) * 8;
+    uint64_t min = 16 + (uint64_t)((knobs >> 2) & 31) * 8;
     int pedantic = knobs & 1;
     unsigned cap = knobs & 2 ? 2 : TC_DEFAULT_MAX_REPEATS;
+    tc_format f = knobs & 0x80 ? TC_FORMAT_XRAY_BASIC : TC_FORMAT_XRAY;
     hx_findings one, many;
-    check(data, size, 1, 0, pedantic, cap, &one);
-    check(data, size, threads, min, pedantic, cap, &many);
+    check(f, data, size, 1, 0, pedantic, cap, &one);
+    check(f, data, size, threads, min, pedantic, cap, &many);
     hx_assert_same(&one, "one thread", &many, "split");
     hx_findings_free(&one);
     hx_findings_free(&many);

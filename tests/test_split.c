@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../generators/xray/xray_basic_gen.h"
 #include "../generators/xray/xray_gen.h"
 #include "../parsers/common/split.h"
 #include "../parsers/xray/xray.h"
@@ -38,6 +39,15 @@ static void collect(void *user, const tc_diag *d)
     put(out, "\n");
 }
 
+/* The format under test: FDR traces or basic-mode logs. */
+typedef struct way {
+    const tc_format_split *split;
+    void (*parse)(tc_reader *r, const tc_parse_ctx *ctx);
+} way;
+static const way fdr = {&tc_xray_split, tc_xray_parse};
+static const way basic = {&tc_xray_basic_split, tc_xray_basic_parse};
+static const way *format = &fdr;
+
 /* The report of trace (n bytes) on threads threads, segments of at least
  * min bytes: findings, then counts and the bytes read. */
 static void run(const uint8_t *trace, size_t n, unsigned threads, uint64_t min, int pedantic,
@@ -49,8 +59,8 @@ static void run(const uint8_t *trace, size_t n, unsigned threads, uint64_t min, 
     tc_diag_init(&d, "t", 3, pedantic, collect, out);
     tc_parse_ctx ctx = {.diags = &d};
     tc_split_stats none;
-    if (tc_split_check(in, &tc_xray_split, &ctx, threads, min, st ? st : &none) != 0)
-        tc_xray_parse(tc_input_reader(in), &ctx);
+    if (tc_split_check(in, format->split, &ctx, threads, min, st ? st : &none) != 0)
+        format->parse(tc_input_reader(in), &ctx);
     tc_diag_finish(&d);
     char line[200];
     snprintf(line, sizeof line, "errors %" PRIu64 " warnings %" PRIu64 " notes %" PRIu64
@@ -101,6 +111,16 @@ static int gen(const xray_gen_params *p, int violate, tc_bytebuf *out)
     xray_sink sink = {NULL, out};
     tc_error why = TC_ERROR_INIT;
     int rc = xray_generate(p, violate, NULL, sink, NULL, &why);
+    tc_error_free(&why);
+    return rc;
+}
+
+static int basic_gen(const xray_basic_params *p, int violate, tc_bytebuf *out)
+{
+    out->len = 0;
+    xray_sink sink = {NULL, out};
+    tc_error why = TC_ERROR_INIT;
+    int rc = xray_basic_generate(p, violate, NULL, sink, NULL, &why);
     tc_error_free(&why);
     return rc;
 }
@@ -212,7 +232,79 @@ static void test_not_split(void)
     tc_input_close(in);
 }
 
+/* Basic-mode logs: threads whose TSCs and open entries cross segments. */
+static void test_basic(void)
+{
+    format = &basic;
+    tc_bytebuf t = {0};
+    tally sound = {0}, all = {0};
+    for (unsigned v = 1; v <= 3; v++)
+        for (int be = 0; be <= 1; be++) {
+            xray_basic_params p = {.seed = 60 + v, .size = 300000, .version = v, .threads = 3,
+                                   .big_endian = be};
+            CU_ASSERT_EQUAL_FATAL(basic_gen(&p, -1, &t), 0);
+            char what[64];
+            snprintf(what, sizeof what, "valid basic v%u %s", v, be ? "big" : "little");
+            same_everywhere(t.p, t.len, what, &sound);
+        }
+    /* Sound logs are shared out and never resume. */
+    CHECK(sound.split == sound.inputs && sound.resumed == 0, "%u of %u runs split, %u resumed",
+          sound.split, sound.inputs, sound.resumed);
+    unsigned rules = 0;
+    for (int rule = 0; rule < TC_RULE__COUNT; rule++) {
+        if (strncmp(tc_rules[rule].id, "XRAY-", 5) != 0)
+            continue;
+        for (unsigned v = 1; v <= 3; v++) {
+            xray_basic_params p = {.seed = 11 * (unsigned)rule + v, .size = 100000, .version = v,
+                                   .threads = 2};
+            if (basic_gen(&p, rule, &t) != 0)
+                continue;
+            rules++;
+            char what[96];
+            snprintf(what, sizeof what, "basic %s v%u", tc_rules[rule].id, v);
+            same_everywhere(t.p, t.len, what, &all);
+        }
+    }
+    CHECK(rules >= 8, "%u basic-mode mutator runs", rules);
+    /* Damaged: records overwritten, records dropped (stacks and TSCs that
+     * the state before a segment decides), a log cut short. */
+    tc_rng rng;
+    tc_rng_seed(&rng, 2027);
+    for (unsigned k = 0; k < 40; k++) {
+        xray_basic_params p = {.seed = 900 + k, .size = 50000 + 2000 * k, .version = 1 + k % 3,
+                               .threads = 1 + k % 5, .big_endian = (int)(k / 3 % 2)};
+        CU_ASSERT_EQUAL_FATAL(basic_gen(&p, -1, &t), 0);
+        unsigned hits = 1 + (unsigned)tc_rng_below(&rng, 6);
+        for (unsigned h = 0; h < hits; h++) {
+            size_t rec = 1 + (size_t)tc_rng_below(&rng, (t.len - 32) / 32 - 1);
+            if (h % 2) { /* drop a record: an exit or entry goes missing */
+                memmove(t.p + 32 * rec, t.p + 32 * (rec + 1), t.len - 32 * (rec + 1));
+                t.len -= 32;
+            } else {
+                t.p[32 * rec + 8 + (size_t)tc_rng_below(&rng, 16)] ^= (uint8_t)(1 + tc_rng_below(&rng, 255));
+            }
+        }
+        if (k % 2) { /* TSCs taken back, some at a thread's first record of a segment */
+            for (unsigned h = 0; h < 40; h++) {
+                size_t rec = (size_t)tc_rng_below(&rng, (t.len - 32) / 32);
+                if (t.p[32 + 32 * rec] == 0 && t.p[33 + 32 * rec] == 0) /* a function record */
+                    memset(t.p + 32 + 32 * rec + 8, 0, 8);
+            }
+        }
+        if (k % 9 == 0)
+            t.len -= (size_t)tc_rng_below(&rng, 31) + 1;
+        char what[64];
+        snprintf(what, sizeof what, "damaged basic log %u", k);
+        same_everywhere(t.p, t.len, what, &all);
+    }
+    CHECK(all.split > 0 && all.resumed > 0, "%u split, %u resumed of %u", all.split, all.resumed,
+          all.inputs);
+    tc_bb_free(&t);
+    format = &fdr;
+}
+
 static const tu_test tests[] = {
+    {"basic-mode logs: shared out, same report", test_basic},
     {"valid traces: shared out, same report", test_valid},
     {"every mutator: same report", test_mutators},
     {"damaged traces: same report, resumed", test_damaged},

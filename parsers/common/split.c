@@ -106,6 +106,9 @@ static int part_open(split_run *u, part *p, tc_input *in, const tc_parse_ctx *ct
 
 static void part_close(part *p)
 {
+    if (p->seg.carry && p->run->s->free_carry)
+        p->run->s->free_carry(p->seg.carry);
+    p->seg.carry = NULL;
     kept_free(&p->k);
     tc_input_close(p->in);
     p->in = NULL;
@@ -208,39 +211,67 @@ int tc_split_check(tc_input *in, const tc_format_split *s, const tc_parse_ctx *c
     if (stats)
         stats->segments = (unsigned)u.n;
 
-    /* In file order, as long as each segment starts where the one before
-     * stopped. A segment that found no boundary parsed nothing. */
-    uint64_t base = 0, end = 0;
-    const part *last = NULL;
-    size_t last_i = 0;
-    part *resume = NULL;
+    /* First which segments stand, in file order, before anything is
+     * reported: each must start where the one before stopped (a segment
+     * that found no boundary parsed nothing), and, for a format whose state
+     * crosses its boundaries, be consistent with the state the ones before
+     * left (join). */
+    void *state = NULL;
+    size_t kept_n = 0, last_i = 0;
+    int resume = 0;
     for (size_t i = 0; i < u.n; i++) {
         part *p = &u.parts[i];
         if (i > 0 && p->seg.began == TC_SPLIT_NONE)
             continue;
+        part *last = kept_n ? &u.parts[last_i] : NULL;
         if (last && last->seg.ended == TC_SPLIT_NONE)
             break; /* the parse ended before this segment */
         if (last && p->seg.began != last->seg.ended) {
-            resume = &u.parts[u.n];
+            resume = 1;
             break;
         }
+        int joined = s->join ? s->join(&state, &p->seg) : 1;
+        if (joined < 0) { /* nothing is reported yet: one thread from the start */
+            if (s->free_state)
+                s->free_state(state);
+            goto out;
+        }
+        if (joined == 0) {
+            resume = 1;
+            if (!last) { /* the first segment is never refused; if it were, start over */
+                if (s->free_state)
+                    s->free_state(state);
+                goto out;
+            }
+            break;
+        }
+        kept_n++;
+        last_i = i;
+    }
+    const part *last = &u.parts[last_i];
+    if (!resume && last->seg.ended != TC_SPLIT_NONE)
+        resume = 1; /* a later segment's boundary was not the next one */
+
+    uint64_t base = 0, end = 0;
+    for (size_t i = 0; i <= last_i; i++) {
+        part *p = &u.parts[i];
+        if (i > 0 && p->seg.began == TC_SPLIT_NONE)
+            continue;
         replay(&u, p, ctx->diags, base);
         if (stats)
             stats->joined++;
         base += p->seg.units;
         end = tc_pos(tc_input_reader(p->in));
-        last = p;
-        last_i = i;
     }
-    if (!resume && last->seg.ended != TC_SPLIT_NONE)
-        resume = &u.parts[u.n]; /* a later segment's boundary was not the next one */
     if (resume) {
-        /* Where the segments part ways: on from the last boundary reached. */
-        if (part_open(&u, resume, in, ctx) != 0) {
+        /* Where the segments part ways: on from the last boundary reached,
+         * in the state the segments before left. */
+        part *on = &u.parts[u.n];
+        if (part_open(&u, on, in, ctx) != 0) {
             tc_diag_fail(ctx->diags, "out of memory for a second reader of the input");
         } else {
-            resume->seg = (tc_split_seg){.start = last->seg.ended, .exact = 1,
-                                         .stop = TC_SPLIT_NONE};
+            on->seg = (tc_split_seg){.start = last->seg.ended, .exact = 1,
+                                     .stop = TC_SPLIT_NONE, .state = state};
             if (stats)
                 stats->resumed = 1;
             /* The progress: the segments kept, then this one. */
@@ -249,15 +280,17 @@ int tc_split_check(tc_input *in, const tc_format_split *s, const tc_parse_ctx *c
                 u.parts[i].done = 0;
             u.n++;
             pthread_mutex_unlock(&u.lock);
-            part_run(resume);
-            if (part_failed(resume) && tc_input_reader(resume->in)->failed)
-                tc_diag_fail(ctx->diags, "%s", tc_input_reader(resume->in)->error);
-            else if (resume->k.oom)
+            part_run(on);
+            if (part_failed(on) && tc_input_reader(on->in)->failed)
+                tc_diag_fail(ctx->diags, "%s", tc_input_reader(on->in)->error);
+            else if (on->k.oom)
                 tc_diag_fail(ctx->diags, "out of memory for the findings of the input");
-            replay(&u, resume, ctx->diags, base);
-            end = tc_pos(tc_input_reader(resume->in));
+            replay(&u, on, ctx->diags, base);
+            end = tc_pos(tc_input_reader(on->in));
         }
     }
+    if (s->free_state)
+        s->free_state(state);
     tc_skip(r, end); /* where one thread's parse would have stopped reading */
     status = 0;
 out:

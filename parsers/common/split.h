@@ -35,6 +35,11 @@ typedef struct tc_split_seg {
     uint64_t ended; /* the boundary it stopped at; TC_SPLIT_NONE: the parse is over (the
                      * input ended, or nothing after could be read) */
     uint64_t units; /* what the format numbers in its context (buffers) begun here */
+    /* Formats whose state crosses boundaries (join below): in, the state to
+     * start in (NULL: a segment of the parallel phase); out, what the
+     * segment needs of the state before it and leaves for the one after. */
+    const void *state;
+    void *carry;
 } tc_split_seg;
 
 /* What a format gives to be split (formats.h, tc_format_ops.split). */
@@ -46,6 +51,16 @@ typedef struct tc_format_split {
     /* A segment numbers its units from 0: adds base to the number a finding's
      * context holds. NULL: contexts hold none. */
     void (*rebase)(char *context, size_t size, uint64_t base);
+    /* NULL when nothing but what rebase renumbers crosses a boundary.
+     * Otherwise called for each segment in file order (*state NULL before
+     * the first), before any finding is reported: 1 when the segment's
+     * findings stand given *state, which it then brings up to the end of
+     * the segment; 0 when they do not (the parse goes on from the segment's
+     * start on one thread, in *state, as parse's seg->state); -1 when the
+     * split is given up (one thread from the start). */
+    int (*join)(void **state, const tc_split_seg *seg);
+    void (*free_carry)(void *carry);
+    void (*free_state)(void *state);
 } tc_format_split;
 
 /* The smallest segment a thread is given by default: below it, thread

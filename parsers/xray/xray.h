@@ -104,6 +104,8 @@ void tc_xray_parse_any(tc_reader *r, const tc_parse_ctx *ctx);
 void tc_xray_parse(tc_reader *r, const tc_parse_ctx *ctx);
 /* tc_xray_parse on several threads, buffers split among them (split.h). */
 extern const struct tc_format_split tc_xray_split;
+/* tc_xray_basic_parse on several threads (xray_basic_reader.c). */
+extern const struct tc_format_split tc_xray_basic_split;
 void tc_xray_basic_parse(tc_reader *r, const tc_parse_ctx *ctx);
 
 /* Name of an action or metadata kind, for messages and dumps. */

@@ -31,6 +31,7 @@ const tc_format_ops tc_xray_basic_format = {
     .strength = TC_DETECT_FIELDS,
     .sniff = sniff,
     .parse = tc_xray_basic_parse,
+    .split = &tc_xray_basic_split,
     .dump = tc_xray_dump,
     .generator = &xray_basic_generator,
 };

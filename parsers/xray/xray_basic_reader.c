@@ -19,6 +19,7 @@
 #include <string.h>
 #include "../common/fuzzbench.h"
 #include "../common/bytes.h"
+#include "../common/split.h"
 #include "xray_basic.h"
 
 #define REC TC_XRAY_BASIC_RECORD_SIZE
@@ -36,6 +37,14 @@ typedef struct bthread {
     uint64_t untracked;    /* open entries beyond what is held */
     int32_t *stack;        /* function ids of the open entries, innermost last */
     uint64_t *stack_off;   /* and their offsets */
+    /* A segment (split.h) does not know the thread's state at its start:
+     * what it needs of it is kept here for the join (below). */
+    uint64_t first_tsc;    /* of its first function record in the segment */
+    int32_t *under;        /* exits that found the segment's stack empty, in order */
+    uint32_t *under_most;  /* the segment's deepest stack before each of them */
+    uint32_t nunder, under_cap;
+    uint32_t most;         /* the segment's deepest stack since the last of them */
+    int tainted;           /* did what the state before would change (unwinding into it) */
 } bthread;
 
 /* What the record before an argument payload was. */
@@ -55,6 +64,10 @@ typedef struct basic_parser {
     uint16_t *index;   /* slot + 1 of threads, 0: empty */
     uint64_t frames;   /* frames allocated over all threads */
     bthread *cur;      /* the thread of the last function record */
+
+    tc_split_seg *seg; /* NULL: the whole log, or a segment in a known state */
+    int seg_mode;      /* a segment of the parallel phase: state before it unknown */
+    int abandon;       /* the segment's threads did not fit the table */
 
     int prev;          /* enum prev */
     int prev_payload;  /* the record before is an argument payload */
@@ -113,6 +126,11 @@ static void drop_stack(basic_parser *p, bthread *t)
 {
     free(t->stack);
     free(t->stack_off);
+    free(t->under);
+    free(t->under_most);
+    t->under = NULL;
+    t->under_most = NULL;
+    t->nunder = t->under_cap = 0;
     p->frames -= t->cap;
     t->stack = NULL;
     t->stack_off = NULL;
@@ -126,6 +144,7 @@ static bthread *take_slot(basic_parser *p)
 {
     if (p->nthreads < MAX_THREADS)
         return &p->threads[p->nthreads++];
+    p->abandon |= p->seg_mode; /* which thread the sequential parse forgets is not known */
     for (;;) {
         bthread *t = &p->threads[p->hand];
         p->hand = (p->hand + 1) % MAX_THREADS;
@@ -247,6 +266,28 @@ static void mismatch(basic_parser *p, bthread *t, uint64_t pos, unsigned type, i
             t->depth = i;
             return;
         }
+    t->tainted |= p->seg_mode; /* it may be open below the segment's start */
+}
+
+/* An exit with the segment's stack empty: the state before decides. */
+static void underflow(bthread *t, int32_t func)
+{
+    if (t->nunder == t->under_cap) {
+        uint32_t cap = t->under_cap ? 2 * t->under_cap : 16;
+        int32_t *u = cap <= 2 * TC_XRAY_MAX_STACK ? realloc(t->under, cap * sizeof *u) : NULL;
+        if (u)
+            t->under = u;
+        uint32_t *m = u ? realloc(t->under_most, cap * sizeof *m) : NULL;
+        if (!m) { /* more than any stack the state before can hold */
+            t->tainted = 1;
+            return;
+        }
+        t->under_most = m;
+        t->under_cap = cap;
+    }
+    t->under_most[t->nunder] = t->most;
+    t->under[t->nunder++] = func;
+    t->most = 0;
 }
 
 static void call_stack(basic_parser *p, bthread *t, uint64_t pos, unsigned type, int32_t func)
@@ -256,17 +297,23 @@ static void call_stack(basic_parser *p, bthread *t, uint64_t pos, unsigned type,
             t->stack[t->depth] = func;
             t->stack_off[t->depth] = pos;
             t->depth++;
+            if (t->depth > t->most)
+                t->most = t->depth;
         } else {
             t->untracked++;
+            t->tainted |= p->seg_mode;
         }
         return;
     }
-    if (t->untracked)
+    if (t->untracked) {
         t->untracked--;
-    else if (t->depth > 0 && t->stack[t->depth - 1] == func)
+    } else if (t->depth > 0 && t->stack[t->depth - 1] == func) {
         t->depth--;
-    else if (t->depth > 0)
+    } else if (t->depth > 0) {
         mismatch(p, t, pos, type, func);
+    } else if (p->seg_mode) {
+        underflow(t, func);
+    }
 }
 
 static void emit(basic_parser *p, tc_xray_event *ev)
@@ -298,6 +345,8 @@ static void function_record(basic_parser *p, uint64_t pos, const uint8_t *b)
                   "TailExit of function %" PRId32 " (thread %" PRIu32 ") in a version 1 log; "
                   "tail exits came with version 2", func, tid);
     bthread *t = thread(p, tid, p->version >= 3 ? pid : 0);
+    if (!t->have_tsc)
+        t->first_tsc = tsc;
     if (t->have_tsc && TC_BUG(21, tsc <= t->tsc, tsc < t->tsc)) {
         char w[64];
         who(p, w, sizeof w, t->tid, t->pid);
@@ -401,7 +450,255 @@ static void record(basic_parser *p, uint64_t pos, const uint8_t *b)
     }
 }
 
-void tc_xray_basic_records(tc_reader *r, const tc_parse_ctx *ctx, const tc_xray_header *h)
+/* ---- segments (split.h) ----
+ *
+ * A segment starts at a record: the record before it says what an argument
+ * payload is judged against. Its threads start empty; what they did before
+ * is the state the join brings: their TSCs, their open entries (exits that
+ * find the segment's stack empty pop them, in order) and the table's size
+ * and frames. The join accepts a segment when that state would change none
+ * of its findings, which is so for every sound log. */
+
+typedef struct basic_carry {
+    bthread *threads; /* the segment's, in the order they first appeared */
+    unsigned n;
+    int abandon;
+} basic_carry;
+
+/* What the parse before leaves: every thread's state, in the order the
+ * threads first appeared (the table's order until it is full). */
+typedef struct basic_state {
+    bthread *threads; /* MAX_THREADS of them */
+    uint16_t *index;
+    unsigned n;
+    uint64_t frames;
+} basic_state;
+
+/* The record before a segment, for the argument payload check. */
+static void prev_of(basic_parser *p, uint64_t pos, const uint8_t *b)
+{
+    const int be = p->be;
+    unsigned rtype = tc_rd16(b, be);
+    p->prev = PREV_UNKNOWN;
+    if (rtype == TC_XRAY_BASIC_FUNCTION && b[3] <= 3) {
+        p->prev_payload = 0;
+        p->prev_tid = tc_rd32(b + 16, be);
+        p->prev_pid = tc_rd32(b + 20, be);
+    } else if (rtype == TC_XRAY_BASIC_ARG_PAYLOAD) {
+        p->prev_payload = 1;
+        p->prev_tid = tc_rd32(b + 8, be);
+        p->prev_pid = tc_rd32(b + 12, be);
+    } else {
+        return;
+    }
+    p->prev = PREV_RECORD;
+    p->prev_func = (int32_t)tc_rd32(b + 4, be);
+    p->prev_off = pos;
+}
+
+/* Moves to the segment's first record; 0 when it has none before its stop. */
+static int segment_start(basic_parser *p)
+{
+    tc_reader *r = p->r;
+    tc_split_seg *seg = p->seg;
+    uint64_t at = seg->start > TC_XRAY_HEADER_SIZE ? seg->start : TC_XRAY_HEADER_SIZE;
+    at = TC_XRAY_HEADER_SIZE + (at - TC_XRAY_HEADER_SIZE + REC - 1) / REC * REC;
+    if (at >= seg->stop)
+        return 0;
+    if (at > TC_XRAY_HEADER_SIZE) {
+        uint64_t want = at - REC - tc_pos(r);
+        const uint8_t *b;
+        if (tc_skip(r, want) < want || !(b = tc_need(r, REC)))
+            return 0;
+        prev_of(p, at - REC, b);
+        tc_advance(r, REC);
+    }
+    seg->began = at;
+    return 1;
+}
+
+static uint32_t cap_for(uint64_t depth)
+{
+    if (depth == 0)
+        return 0;
+    uint32_t cap = FIRST_FRAMES;
+    while (cap < depth && cap < TC_XRAY_MAX_STACK)
+        cap *= 2;
+    return cap < TC_XRAY_MAX_STACK ? cap : TC_XRAY_MAX_STACK;
+}
+
+static bthread *state_find(basic_state *st, uint32_t tid, uint32_t pid, unsigned *where)
+{
+    unsigned i = slot_of(tid, pid);
+    while (st->index[i]) {
+        bthread *t = &st->threads[st->index[i] - 1];
+        if (t->tid == tid && t->pid == pid)
+            return t;
+        i = (i + 1) & (INDEX_SIZE - 1);
+    }
+    if (where)
+        *where = i;
+    return NULL;
+}
+
+static int stack_room(bthread *t, uint32_t cap)
+{
+    if (cap <= t->cap)
+        return 1;
+    int32_t *s = realloc(t->stack, cap * sizeof *s);
+    if (!s)
+        return 0;
+    t->stack = s;
+    uint64_t *o = realloc(t->stack_off, cap * sizeof *o);
+    if (!o)
+        return 0;
+    t->stack_off = o;
+    t->cap = cap;
+    return 1;
+}
+
+static void state_free(void *state)
+{
+    basic_state *st = state;
+    if (!st)
+        return;
+    for (unsigned i = 0; i < st->n; i++) {
+        free(st->threads[i].stack);
+        free(st->threads[i].stack_off);
+    }
+    free(st->threads);
+    free(st->index);
+    free(st);
+}
+
+static void carry_free(void *carry)
+{
+    basic_carry *c = carry;
+    if (!c)
+        return;
+    for (unsigned i = 0; i < c->n; i++) {
+        free(c->threads[i].stack);
+        free(c->threads[i].stack_off);
+        free(c->threads[i].under);
+        free(c->threads[i].under_most);
+    }
+    free(c->threads);
+    free(c);
+}
+
+/* The deepest stack of a thread that held depth frames when segment s
+ * started: after its k-th exit that found the segment's stack empty, the
+ * stack holds what is left of those frames (exits past them change
+ * nothing) and the segment's own. */
+static uint64_t deepest(uint32_t depth, const bthread *s)
+{
+    uint64_t most = 0;
+    for (uint32_t k = 0; k <= s->nunder; k++) {
+        uint64_t left = depth > k ? depth - k : 0;
+        uint64_t own = k < s->nunder ? s->under_most[k] : s->most;
+        if (left + own > most)
+            most = left + own;
+    }
+    return most;
+}
+
+static int join(void **state, const tc_split_seg *seg)
+{
+    const basic_carry *c = seg->carry;
+    if (!c || c->abandon)
+        return -1;
+    basic_state *st = *state;
+    if (!st) {
+        if (!(st = calloc(1, sizeof *st)) || !(st->threads = calloc(MAX_THREADS, sizeof *st->threads)) ||
+            !(st->index = calloc(INDEX_SIZE, sizeof *st->index))) {
+            state_free(st);
+            return -1;
+        }
+        *state = st;
+    }
+    /* First whether the state changes any finding, without changing it. */
+    unsigned fresh = 0;
+    uint64_t frames = st->frames;
+    for (unsigned i = 0; i < c->n; i++) {
+        const bthread *s = &c->threads[i];
+        if (s->tainted || s->untracked)
+            return 0;
+        const bthread *t = state_find(st, s->tid, s->pid, NULL);
+        uint32_t depth = t ? t->depth : 0;
+        fresh += !t;
+        if (t && t->have_tsc && s->have_tsc &&
+            TC_BUG(21, s->first_tsc <= t->tsc, s->first_tsc < t->tsc))
+            return 0; /* XRAY-BASIC-TSC-BACKWARDS at its first record */
+        for (uint32_t k = 0; k < s->nunder && depth > 0; k++, depth--)
+            if (t->stack[depth - 1] != s->under[k])
+                return 0; /* XRAY-BASIC-CALLSTACK-MISMATCH */
+        uint64_t most = deepest(t ? t->depth : 0, s);
+        if (most > TC_XRAY_MAX_STACK)
+            return 0;
+        uint32_t cap = t ? t->cap : 0, want = cap_for(most);
+        frames += want > cap ? want - cap : 0;
+    }
+    if (st->n + fresh > MAX_THREADS || frames > FRAME_BUDGET)
+        return 0; /* the table forgets or the budget refuses: on one thread */
+    /* Then the state at the segment's end. */
+    for (unsigned i = 0; i < c->n; i++) {
+        const bthread *s = &c->threads[i];
+        unsigned where;
+        bthread *t = state_find(st, s->tid, s->pid, &where);
+        if (!t) {
+            t = &st->threads[st->n++];
+            t->tid = s->tid;
+            t->pid = s->pid;
+            st->index[where] = (uint16_t)(t - st->threads + 1);
+        }
+        uint64_t most = deepest(t->depth, s);
+        uint32_t pops = s->nunder < t->depth ? s->nunder : t->depth;
+        uint32_t cap = cap_for(most) > t->cap ? cap_for(most) : t->cap;
+        if (!stack_room(t, cap))
+            return -1;
+        t->depth -= pops;
+        if (s->depth) {
+            memcpy(t->stack + t->depth, s->stack, s->depth * sizeof *t->stack);
+            memcpy(t->stack_off + t->depth, s->stack_off, s->depth * sizeof *t->stack_off);
+            t->depth += s->depth;
+        }
+        if (s->have_tsc) {
+            t->have_tsc = 1;
+            t->tsc = s->tsc;
+            t->tsc_off = s->tsc_off;
+        }
+    }
+    st->frames = frames;
+    return 1;
+}
+
+/* A parse from a known state: the threads as the parse before left them,
+ * in the same places of the table. */
+static int load_state(basic_parser *p, const basic_state *st)
+{
+    for (unsigned i = 0; i < st->n; i++) {
+        const bthread *from = &st->threads[i];
+        bthread *t = &p->threads[i];
+        *t = *from;
+        t->stack = NULL;
+        t->stack_off = NULL;
+        t->cap = 0;
+        t->referenced = 1;
+        if (!stack_room(t, from->cap))
+            return -1;
+        if (from->depth) {
+            memcpy(t->stack, from->stack, from->depth * sizeof *t->stack);
+            memcpy(t->stack_off, from->stack_off, from->depth * sizeof *t->stack_off);
+        }
+        p->index[find(p, t->tid, t->pid)] = (uint16_t)(i + 1);
+    }
+    p->nthreads = st->n;
+    p->frames = st->frames;
+    return 0;
+}
+
+void tc_xray_basic_records(tc_reader *r, const tc_parse_ctx *ctx, const tc_xray_header *h,
+                           tc_split_seg *seg)
 {
     basic_parser *p = calloc(1, sizeof *p);
     bthread *threads = calloc(MAX_THREADS, sizeof *threads);
@@ -422,29 +719,60 @@ void tc_xray_basic_records(tc_reader *r, const tc_parse_ctx *ctx, const tc_xray_
     p->pedantic = tc_rule_enabled(p->d, TC_RULE_XRAY_BASIC_PADDING_NONZERO);
     p->threads = threads;
     p->index = index;
-    uint64_t records = 0;
+    p->seg = seg;
+    p->seg_mode = seg && !seg->state;
+    if (seg && seg->state && load_state(p, seg->state) != 0) {
+        tc_diag_fail(ctx->diags, "out of memory");
+        goto done;
+    }
+    if (seg && seg->start > 0 && !segment_start(p))
+        goto done;
     for (;;) {
+        if (seg && tc_pos(r) >= seg->stop) {
+            seg->ended = tc_pos(r);
+            goto done;
+        }
         const uint8_t *b = tc_need(r, REC);
         if (!b)
             break;
         /* Every whole record the window holds, without asking again. */
         size_t n = tc_avail(r) / REC;
         uint64_t pos = tc_pos(r);
+        if (seg && seg->stop != TC_SPLIT_NONE && (seg->stop - pos + REC - 1) / REC < n)
+            n = (size_t)((seg->stop - pos + REC - 1) / REC);
         for (size_t i = 0; i < n; i++)
             record(p, pos + i * REC, b + i * REC);
-        records += n;
         tc_advance(r, n * REC);
     }
     size_t rest = tc_avail(r);
     if (rest && !r->failed) {
+        uint64_t records = (tc_pos(r) - TC_XRAY_HEADER_SIZE) / REC;
         tc_report(p->d, TC_RULE_XRAY_BASIC_FILE_SIZE, tc_pos(r), rest,
                   "the log ends %zu bytes into a record: after the 32-byte header it has %"
                   PRIu64 " whole 32-byte records and %zu bytes more", rest, records, rest);
         tc_advance(r, rest);
     }
-    for (unsigned i = 0; i < p->nthreads; i++)
+done:
+    if (p->seg_mode) { /* the threads go to the join */
+        basic_carry *c = malloc(sizeof *c);
+        if (c) {
+            *c = (basic_carry){threads, p->nthreads, p->abandon};
+            seg->carry = c;
+            threads = NULL;
+        }
+    }
+    for (unsigned i = 0; threads && i < p->nthreads; i++)
         drop_stack(p, &threads[i]);
     free(index);
     free(threads);
     free(p);
 }
+
+static void parse_segment(tc_reader *r, const tc_parse_ctx *ctx, tc_split_seg *seg)
+{
+    tc_xray_basic_parse_segment(r, ctx, seg);
+}
+
+const tc_format_split tc_xray_basic_split = {
+    .parse = parse_segment, .join = join, .free_carry = carry_free, .free_state = state_free,
+};

@@ -1175,8 +1175,8 @@ static void parse(tc_reader *r, const tc_parse_ctx *ctx, read_mode mode, tc_spli
         p->d = &quiet;
         what = parse_header(p, mode);
         p->d = ctx->diags;
-        if (what != READ_FDR || !segment_start(p))
-            what = READ_NOTHING;
+        if (what == READ_FDR && !segment_start(p))
+            what = READ_NOTHING; /* a basic-mode log finds its records itself */
     } else {
         what = parse_header(p, mode);
         if (seg)
@@ -1192,7 +1192,7 @@ static void parse(tc_reader *r, const tc_parse_ctx *ctx, read_mode mode, tc_spli
     case READ_BASIC:
         p->d->context_fn = NULL; /* the basic reader's messages say where */
         p->d->context_parser = NULL;
-        tc_xray_basic_records(r, ctx, &p->h);
+        tc_xray_basic_records(r, ctx, &p->h, seg);
         break;
     default:
         break;
@@ -1214,6 +1214,11 @@ void tc_xray_basic_parse(tc_reader *r, const tc_parse_ctx *ctx)
 static void parse_segment(tc_reader *r, const tc_parse_ctx *ctx, tc_split_seg *seg)
 {
     parse(r, ctx, MODE_FDR, seg);
+}
+
+void tc_xray_basic_parse_segment(tc_reader *r, const tc_parse_ctx *ctx, tc_split_seg *seg)
+{
+    parse(r, ctx, MODE_BASIC, seg);
 }
 
 const tc_format_split tc_xray_split = {.parse = parse_segment, .rebase = rebase_context};
