@@ -180,17 +180,11 @@ static bthread *thread(basic_parser *p, uint32_t tid, uint32_t pid)
     return t;
 }
 
-/* Room for one more open entry; 0 when the thread's stack or the budget is
- * full (the entry is then counted, not held). */
-static int grow(basic_parser *p, bthread *t)
+/* Room for cap frames in t's stack; 0 when out of memory. */
+static int stack_room(bthread *t, uint32_t cap)
 {
-    if (t->depth < t->cap)
+    if (cap <= t->cap)
         return 1;
-    uint32_t cap = t->cap ? 2 * t->cap : FIRST_FRAMES;
-    if (cap > TC_XRAY_MAX_STACK)
-        cap = TC_XRAY_MAX_STACK;
-    if (cap <= t->cap || p->frames + (cap - t->cap) > FRAME_BUDGET)
-        return 0;
     int32_t *s = realloc(t->stack, cap * sizeof *s);
     if (!s)
         return 0;
@@ -199,8 +193,22 @@ static int grow(basic_parser *p, bthread *t)
     if (!o)
         return 0;
     t->stack_off = o;
-    p->frames += cap - t->cap;
     t->cap = cap;
+    return 1;
+}
+
+/* Room for one more open entry; 0 when the thread's stack or the budget is
+ * full (the entry is then counted, not held). */
+static int grow(basic_parser *p, bthread *t)
+{
+    if (t->depth < t->cap)
+        return 1;
+    uint32_t cap = t->cap ? 2 * t->cap : FIRST_FRAMES, had = t->cap;
+    if (cap > TC_XRAY_MAX_STACK)
+        cap = TC_XRAY_MAX_STACK;
+    if (cap <= t->cap || p->frames + (cap - t->cap) > FRAME_BUDGET || !stack_room(t, cap))
+        return 0;
+    p->frames += cap - had;
     return 1;
 }
 
@@ -539,22 +547,6 @@ static bthread *state_find(basic_state *st, uint32_t tid, uint32_t pid, unsigned
     if (where)
         *where = i;
     return NULL;
-}
-
-static int stack_room(bthread *t, uint32_t cap)
-{
-    if (cap <= t->cap)
-        return 1;
-    int32_t *s = realloc(t->stack, cap * sizeof *s);
-    if (!s)
-        return 0;
-    t->stack = s;
-    uint64_t *o = realloc(t->stack_off, cap * sizeof *o);
-    if (!o)
-        return 0;
-    t->stack_off = o;
-    t->cap = cap;
-    return 1;
 }
 
 static void state_free(void *state)
