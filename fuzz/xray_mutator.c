@@ -294,7 +294,9 @@ static void mutate_fdr_field(xfile *f, mut_rng *g, rec *r)
         switch (mut_below(g, 4)) {
         case 0: s = (int32_t)(room + 1 + (int64_t)mut_below(g, 17)); break; /* past its room */
         case 1: s = edges[mut_below(g, 7)]; break;
-        case 2: s += mut_below(g, 2) ? 16 : -16; break;
+        case 2: /* wraps at the ends of the range, as the runtime's int32 would */
+            s = (int32_t)((uint32_t)s + (mut_below(g, 2) ? 16u : (uint32_t)-16));
+            break;
         default: mut_wr(b + 5, mut_edge_value(g, mut_rd(b + 5, 4, f->be)), 4, f->be); return;
         }
         mut_wr(b + 1, (uint32_t)s, 4, f->be);
