@@ -1,12 +1,14 @@
 /* One input on several threads (parsers/common/split.h): the findings, their
  * order, contexts and counts are those of one thread, for valid traces, for
- * every XRay mutator and for traces damaged at random places; a sound trace
- * is really shared out, and a damaged one really resumes on one thread. */
+ * every XRay and ovni mutator and for traces damaged at random places; a
+ * sound trace is really shared out, and a damaged one really resumes on one
+ * thread. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../generators/ovni/ovni_gen.h"
 #include "../generators/xray/xray_basic_gen.h"
 #include "../generators/xray/xray_gen.h"
 #include "../parsers/common/split.h"
@@ -303,7 +305,57 @@ static void test_basic(void)
     format = &fdr;
 }
 
+/* An ovni trace's streams checked at once (tc_split_each): every mutator,
+ * in traces of 12 streams, pedantic or not, with a cap of 3. */
+static void ovni_run(const char *dir, unsigned threads, int pedantic, tu_result *r)
+{
+    tu_result_free(r);
+    tc_options opt = TC_OPTIONS_INIT;
+    opt.format = TC_FORMAT_OVNI;
+    opt.pedantic = pedantic;
+    opt.max_repeats = 3;
+    opt.on_diag = tu_collect;
+    opt.user = r;
+    tc_check_opts c = {.options = &opt, .threads = threads};
+    r->status = tu_check_path_text(dir, &c, &r->sum, r->err, sizeof r->err);
+}
+
+static void test_ovni(void)
+{
+    unsigned traces = 0, with_findings = 0;
+    for (int rule = -1; rule < TC_RULE__COUNT; rule++) {
+        if (rule >= 0 && strncmp(tc_rules[rule].id, "OVNI-", 5) != 0)
+            continue;
+        char dir[512];
+        snprintf(dir, sizeof dir, "%s/split-ovni-%d", tu_tmpdir(), rule);
+        ovni_gen_params p = {.seed = 300 + (unsigned)(rule + 1), .size = 60000, .looms = 2,
+                             .procs = 2, .threads = 3};
+        ovni_sink sink = {dir, NULL};
+        tc_error why = TC_ERROR_INIT;
+        int rc = ovni_generate(&p, rule, NULL, sink, NULL, &why);
+        tc_error_free(&why);
+        if (rc != 0)
+            continue;
+        for (int pedantic = 0; pedantic <= 1; pedantic++) {
+            tu_result one = {0}, many = {0};
+            ovni_run(dir, 1, pedantic, &one);
+            ovni_run(dir, 3, pedantic, &many);
+            char what[96];
+            snprintf(what, sizeof what, "ovni %s, pedantic %d",
+                     rule >= 0 ? tc_rules[rule].id : "valid", pedantic);
+            tu_assert_same(&one, &many, 0, what);
+            traces++;
+            with_findings += one.n > 0;
+            tu_result_free(&one);
+            tu_result_free(&many);
+        }
+    }
+    CHECK(traces >= 40 && with_findings >= 30, "%u ovni traces, %u with findings", traces,
+          with_findings);
+}
+
 static const tu_test tests[] = {
+    {"ovni streams at once: same report", test_ovni},
     {"basic-mode logs: shared out, same report", test_basic},
     {"valid traces: shared out, same report", test_valid},
     {"every mutator: same report", test_mutators},

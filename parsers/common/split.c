@@ -303,61 +303,96 @@ out:
 
 /* ---- independent tasks ---- */
 
+/* Tasks finished but not yet replayed are at most this many per thread:
+ * their findings wait in memory, and a trace of many parts, each with
+ * findings up to the cap, must not hold them all at once. */
+#define TASKS_AHEAD 4
+
 typedef struct task_run {
     tc_split_task task;
     void *user;
     size_t n;
-    size_t next; /* the next task to take, under lock */
+    size_t next;     /* the next task to take */
+    size_t replayed; /* tasks replayed into the input's sink */
+    size_t ahead;    /* how far past replayed a task may be taken */
     pthread_mutex_t lock;
+    pthread_cond_t changed;
     tc_diag_sink *sinks;
     kept *kept;
+    char *done;
 } task_run;
 
 static void *task_worker(void *arg)
 {
     task_run *t = arg;
+    pthread_mutex_lock(&t->lock);
     for (;;) {
-        pthread_mutex_lock(&t->lock);
-        size_t i = t->next < t->n ? t->next++ : t->n;
+        while (t->next < t->n && t->next >= t->replayed + t->ahead)
+            pthread_cond_wait(&t->changed, &t->lock);
+        if (t->next == t->n)
+            break;
+        size_t i = t->next++;
         pthread_mutex_unlock(&t->lock);
-        if (i == t->n)
-            return NULL;
         t->task(t->user, i, &t->sinks[i]);
+        pthread_mutex_lock(&t->lock);
+        t->done[i] = 1;
+        pthread_cond_broadcast(&t->changed);
     }
+    pthread_mutex_unlock(&t->lock);
+    return NULL;
 }
 
 int tc_split_each(tc_diag_sink *d, size_t n, unsigned threads, tc_split_task task, void *user)
 {
     if (threads < 2 || n < 2)
         return -1;
-    task_run t = {.task = task, .user = user, .n = n};
+    size_t nthreads = threads < n ? threads : n;
+    task_run t = {.task = task, .user = user, .n = n, .ahead = TASKS_AHEAD * nthreads};
     t.sinks = calloc(n, sizeof *t.sinks);
     t.kept = calloc(n, sizeof *t.kept);
-    size_t nthreads = threads < n ? threads : n;
+    t.done = calloc(n, 1);
     pthread_t *th = calloc(nthreads, sizeof *th);
-    if (!t.sinks || !t.kept || !th || pthread_mutex_init(&t.lock, NULL) != 0) {
+    size_t started = 0;
+    if (t.sinks && t.kept && t.done && th && pthread_mutex_init(&t.lock, NULL) == 0) {
+        pthread_cond_init(&t.changed, NULL);
+        for (size_t i = 0; i < n; i++)
+            tc_diag_init(&t.sinks[i], d->input, d->max_repeats, d->pedantic, keep, &t.kept[i]);
+        while (started < nthreads && pthread_create(&th[started], NULL, task_worker, &t) == 0)
+            started++;
+        if (!started) {
+            pthread_cond_destroy(&t.changed);
+            pthread_mutex_destroy(&t.lock);
+        }
+    }
+    if (!started) {
         free(t.sinks);
         free(t.kept);
+        free(t.done);
         free(th);
         return -1;
     }
-    for (size_t i = 0; i < n; i++)
-        tc_diag_init(&t.sinks[i], d->input, d->max_repeats, d->pedantic, keep, &t.kept[i]);
-    size_t started = 0;
-    while (started + 1 < nthreads && pthread_create(&th[started], NULL, task_worker, &t) == 0)
-        started++;
-    task_worker(&t); /* this thread takes tasks too */
-    for (size_t i = 0; i < started; i++)
-        pthread_join(th[i], NULL);
+    /* This thread replays the parts in order, each as soon as it is done. */
     for (size_t i = 0; i < n; i++) {
+        pthread_mutex_lock(&t.lock);
+        while (!t.done[i])
+            pthread_cond_wait(&t.changed, &t.lock);
+        pthread_mutex_unlock(&t.lock);
         if (t.kept[i].oom)
             tc_diag_fail(d, "out of memory for the findings of the input");
         replay_sink(&t.kept[i], &t.sinks[i], d, NULL, 0);
         kept_free(&t.kept[i]);
+        pthread_mutex_lock(&t.lock);
+        t.replayed = i + 1;
+        pthread_cond_broadcast(&t.changed);
+        pthread_mutex_unlock(&t.lock);
     }
+    for (size_t i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+    pthread_cond_destroy(&t.changed);
     pthread_mutex_destroy(&t.lock);
     free(t.sinks);
     free(t.kept);
+    free(t.done);
     free(th);
     return 0;
 }

@@ -89,11 +89,13 @@ int tc_split_check(tc_input *in, const tc_format_split *s, const tc_parse_ctx *c
  * (the part may name its own input in it). */
 typedef void (*tc_split_task)(void *user, size_t i, tc_diag_sink *d);
 
-/* Runs task for i in [0, n) on up to threads threads, this one included,
- * then replays each part's findings into d in the order of i: the findings
- * and counts of running them in turn on d. Returns 0, or -1 when it ran
- * nothing (fewer than two parts or threads, out of memory): the caller runs
- * them in turn then. */
+/* Runs task for i in [0, n) on up to threads threads while this one
+ * replays each part's findings into d in the order of i, as soon as the
+ * part and those before it are done: the findings and counts of running
+ * them in turn on d. At most a few parts per thread run ahead of the
+ * replay, so memory does not grow with n. Returns 0, or -1 when it ran
+ * nothing (fewer than two parts or threads, no thread, out of memory): the
+ * caller runs them in turn then. */
 int tc_split_each(tc_diag_sink *d, size_t n, unsigned threads, tc_split_task task, void *user);
 
 #endif
