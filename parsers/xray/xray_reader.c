@@ -947,7 +947,8 @@ static void parse_v2(xray_parser *p)
         uint64_t n = tc_rd64(b + 1, p->be);
         start_buffer(p, pos, n > UINT64_MAX - 16 ? UINT64_MAX : n + 16);
         check_reserved(p, pos, b, 8, TC_XRAY_BUFFER_EXTENTS);
-        if (TC_BUG(3, n > p->h.buffer_size, n > p->h.buffer_size || n + 16 > p->h.buffer_size))
+        /* buffer_size - n, not n + 16: n near 2^64 must not wrap around. */
+        if (TC_BUG(3, n > p->h.buffer_size, n > p->h.buffer_size || p->h.buffer_size - n < 16))
             tc_report_ex(p->d, TC_RULE_XRAY_EXTENTS_OVER_BUFFER_SIZE, pos + 1, 8,
                          TC_EXTRA(TC_VALUES(
                              TC_UINT("buffer_bytes", n > UINT64_MAX - 16 ? UINT64_MAX : n + 16),
