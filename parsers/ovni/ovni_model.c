@@ -3,7 +3,7 @@
 
 #include "ovni_model.h"
 
-enum { ST_NEW, ST_RUNNING, ST_PAUSED, ST_COOLING, ST_WARMING, ST_DEAD };
+enum { ST_NEW, ST_RUNNING, ST_PAUSED, ST_COOLING, ST_WARMING, ST_DEAD = TC_OVNI_THREAD_ENDED };
 
 static const char *const state_names[] = {"not started", "running", "paused", "cooling", "warming",
                                           "ended"};
@@ -111,7 +111,7 @@ static void thread_event(tc_ovni_model *m, const tc_ovni_event *ev)
         m->state = to; /* a refused transition leaves the state as it was */
 }
 
-void tc_ovni_model_event(tc_ovni_model *m, const tc_ovni_event *ev)
+void tc_ovni_model_event_any(tc_ovni_model *m, const tc_ovni_event *ev)
 {
     char model = ev->mcv[0];
     m->end_offset = ev->offset;

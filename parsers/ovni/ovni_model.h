@@ -21,7 +21,24 @@ typedef struct tc_ovni_model {
 } tc_ovni_model;
 
 void tc_ovni_model_init(tc_ovni_model *m, tc_diag_sink *d, const tc_ovni_meta *meta);
-void tc_ovni_model_event(tc_ovni_model *m, const tc_ovni_event *ev);
+/* The state of a thread stream after its OHe. */
+#define TC_OVNI_THREAD_ENDED 5
+
+void tc_ovni_model_event_any(tc_ovni_model *m, const tc_ovni_event *ev);
+
+/* One event. Most are of a model the stream requires, in a thread still
+ * running: nothing to judge, and no call for it (half the events of a
+ * trace; the rest go to tc_ovni_model_event_any). */
+static inline void tc_ovni_model_event(tc_ovni_model *m, const tc_ovni_event *ev)
+{
+    unsigned char model = (unsigned char)ev->mcv[0];
+    if (model != 'O' && model < 0x80 && m->allowed[model] != 0 &&
+        !(m->thread && m->state == TC_OVNI_THREAD_ENDED)) {
+        m->end_offset = ev->offset;
+        return;
+    }
+    tc_ovni_model_event_any(m, ev);
+}
 /* The stream is over: regions left open, a thread that never ended. */
 void tc_ovni_model_finish(tc_ovni_model *m);
 
