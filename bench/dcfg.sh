@@ -43,17 +43,11 @@ GIB=$((1 << 30))
 for n in RUNS SLOW_RUNS BASELINE_TIMEOUT BASELINE_MEM_GIB; do
     [[ ${!n} =~ ^[1-9][0-9]*$ ]] || die "$n must be a positive integer, not '${!n}'"
 done
-[[ $SEED =~ ^[0-9]+$ ]] || die "BENCH_SEED must be a number, not '$SEED'"
-[ -x "$TRACECHECK" ] || die "$TRACECHECK is missing or not executable (run make first)"
-[ -x /usr/bin/time ] || die "/usr/bin/time is missing (Debian package time; run 'make deps')"
 for tool in python3 jq bzip2 timeout; do
     command -v "$tool" > /dev/null || die "$tool not found (run 'make deps')"
 done
 
-mkdir -p "$BENCH_DIR"
-BENCH_DIR=$(cd "$BENCH_DIR" && pwd)
-LOG_DIR=$BENCH_DIR/logs
-mkdir -p "$LOG_DIR"
+bench_setup
 
 # ---------------------------------------------------------------------------
 # Files, generated once.

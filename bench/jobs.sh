@@ -31,14 +31,7 @@ SIZE=${BENCH_JOBS_SIZE:-$((16 << 20))}
 for n in RUNS FILES SIZE; do
     [[ ${!n} =~ ^[1-9][0-9]*$ ]] || die "$n must be a positive integer, not '${!n}'"
 done
-[[ $SEED =~ ^[0-9]+$ ]] || die "BENCH_SEED must be a number, not '$SEED'"
-[ -x "$TRACECHECK" ] || die "$TRACECHECK is missing or not executable (run make first)"
-[ -x /usr/bin/time ] || die "/usr/bin/time is missing (Debian package time; run 'make deps')"
-
-mkdir -p "$BENCH_DIR"
-BENCH_DIR=$(cd "$BENCH_DIR" && pwd)
-LOG_DIR=$BENCH_DIR/logs
-mkdir -p "$LOG_DIR"
+bench_setup
 DIR=$BENCH_DIR/jobs-$FILES-$SIZE
 
 if [ ! -d "$DIR" ]; then

@@ -17,6 +17,19 @@ human() {
 
 size_of() { stat -c %s "$1"; }
 
+# bench_setup: what every benchmark checks and makes before it measures:
+# SEED a number, TRACECHECK and /usr/bin/time runnable, BENCH_DIR made and
+# made absolute, LOG_DIR (BENCH_DIR/logs) made.
+bench_setup() {
+    [[ $SEED =~ ^[0-9]+$ ]] || die "BENCH_SEED must be a number, not '$SEED'"
+    [ -x "$TRACECHECK" ] || die "$TRACECHECK is missing or not executable (run make first)"
+    [ -x /usr/bin/time ] || die "/usr/bin/time is missing (Debian package time; run 'make deps')"
+    mkdir -p "$BENCH_DIR"
+    BENCH_DIR=$(cd "$BENCH_DIR" && pwd)
+    LOG_DIR=$BENCH_DIR/logs
+    mkdir -p "$LOG_DIR"
+}
+
 free_bytes() { df -P -B1 "$BENCH_DIR" | awk 'NR == 2 { print $4 }'; }
 
 # ---------------------------------------------------------------------------

@@ -34,14 +34,7 @@ GIB=$((1 << 30))
 for n in RUNS SLOW_RUNS; do
     [[ ${!n} =~ ^[1-9][0-9]*$ ]] || die "$n must be a positive integer, not '${!n}'"
 done
-[[ $SEED =~ ^[0-9]+$ ]] || die "BENCH_SEED must be a number, not '$SEED'"
-[ -x "$TRACECHECK" ] || die "$TRACECHECK is missing or not executable (run make first)"
-[ -x /usr/bin/time ] || die "/usr/bin/time is missing (Debian package time; run 'make deps')"
-
-mkdir -p "$BENCH_DIR"
-BENCH_DIR=$(cd "$BENCH_DIR" && pwd)
-LOG_DIR=$BENCH_DIR/logs
-mkdir -p "$LOG_DIR"
+bench_setup
 
 # gen NAME SIZE COUNT_TYPE: BENCH_DIR/NAME.rtd of about SIZE bytes, checked
 # valid once (a figure on an invalid file would measure an early stop).

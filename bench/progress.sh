@@ -25,14 +25,8 @@ SIZE=${BENCH_PROGRESS_SIZE:-$((3 << 30))}
 for n in RUNS SIZE; do
     [[ ${!n} =~ ^[1-9][0-9]*$ ]] || die "$n must be a positive integer, not '${!n}'"
 done
-[ -x "$TRACECHECK" ] || die "$TRACECHECK is missing or not executable (run make first)"
 command -v script > /dev/null || die "script(1) is missing (Debian package bsdutils)"
-[ -x /usr/bin/time ] || die "/usr/bin/time is missing (Debian package time; run 'make deps')"
-
-mkdir -p "$BENCH_DIR"
-BENCH_DIR=$(cd "$BENCH_DIR" && pwd)
-LOG_DIR=$BENCH_DIR/logs
-mkdir -p "$LOG_DIR"
+bench_setup
 FILE=$BENCH_DIR/progress-$SEED-$SIZE.xray
 if [ ! -s "$FILE" ]; then
     echo "bench: generating $(human "$SIZE") of XRay FDR in $FILE ..." >&2

@@ -34,14 +34,7 @@ MAX=${BENCH_SCALING_MAX:-$(nproc)}
 
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "BENCH_RUNS must be a positive integer, not '$RUNS'"
 [[ $MAX =~ ^[1-9][0-9]*$ ]] || die "BENCH_SCALING_MAX must be a positive integer, not '$MAX'"
-[[ $SEED =~ ^[0-9]+$ ]] || die "BENCH_SEED must be a number, not '$SEED'"
-[ -x "$TRACECHECK" ] || die "$TRACECHECK is missing or not executable (run make first)"
-[ -x /usr/bin/time ] || die "/usr/bin/time is missing (Debian package time; run 'make deps')"
-
-mkdir -p "$BENCH_DIR"
-BENCH_DIR=$(cd "$BENCH_DIR" && pwd)
-LOG_DIR=$BENCH_DIR/logs
-mkdir -p "$LOG_DIR"
+bench_setup
 
 # gen NAME FORMAT ARGS...: BENCH_DIR/NAME made by tracecheck gen, once.
 gen() {

@@ -44,16 +44,11 @@ for n in RUNS SLOW_RUNS LLVM_TIMEOUT; do
     [[ ${!n} =~ ^[1-9][0-9]*$ ]] || die "$n must be a positive integer, not '${!n}'"
 done
 case $HUGE in auto | yes | no) ;; *) die "BENCH_HUGE must be auto, yes or no, not '$HUGE'" ;; esac
-[ -x "$TRACECHECK" ] || die "$TRACECHECK is missing or not executable (run make first)"
-[ -x /usr/bin/time ] || die "/usr/bin/time is missing (Debian package time; run 'make deps')"
 for tool in gzip zstd timeout "$LLVM_XRAY"; do
     command -v "$tool" > /dev/null || die "$tool not found (run 'make deps')"
 done
 
-mkdir -p "$BENCH_DIR"
-BENCH_DIR=$(cd "$BENCH_DIR" && pwd)
-LOG_DIR=$BENCH_DIR/logs
-mkdir -p "$LOG_DIR"
+bench_setup
 
 # ---------------------------------------------------------------------------
 # Traces, generated once.
