@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../parsers/common/mkdirs.h"
 #include "../conformance/runner/conformance.h"
 #include "../conformance/adapters/tools.h"
 #include "../conformance/runner/impl.h"
@@ -461,7 +462,7 @@ static char *matrix_path(const char *dir, const cli_state *st)
 static int write_reports(const cli_state *st, const tc_conf_run *runs, const char *dir,
                          const int *want)
 {
-    if (tc_conf_mkdirs(dir) != 0) {
+    if (tc_mkdirs(dir) != 0) {
         fprintf(stderr, "tracecheck conformance: %s: %s\n", dir, strerror(errno));
         return -1;
     }

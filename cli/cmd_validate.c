@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "../parsers/common/check.h"
+#include "../parsers/common/mkdirs.h"
 #include "../parsers/common/split.h"
 #include "../reports/report.h"
 #include "cli.h"
@@ -285,12 +286,13 @@ static int make_jobs(jobs *j, plan *p, const cli_paths *paths)
     return 0;
 }
 
-/* Checks one input the way its mode says, findings to on_diag. */
 /* How many threads check one input, and the smallest part each takes. */
 typedef struct split_plan {
     unsigned threads;
     uint64_t min;
 } split_plan;
+
+/* Checks one input the way its mode says, findings to on_diag. */
 
 static void run_job(job *jb, const tc_options *base, void (*on_diag)(void *, const tc_diag *),
                     void *user, cli_progress *progress, const split_plan *sp)
@@ -473,28 +475,12 @@ typedef struct open_file {
     char *path;
 } open_file;
 
-static int mkdirs(const char *dir)
-{
-    char *p = strdup(dir);
-    if (!p)
-        return -1;
-    for (char *s = p + 1; *s; s++)
-        if (*s == '/') {
-            *s = '\0';
-            mkdir(p, 0777);
-            *s = '/';
-        }
-    int rc = mkdir(p, 0777) == 0 || errno == EEXIST ? 0 : -1;
-    free(p);
-    return rc;
-}
-
 /* Opens every report of o into set; the files to close go to files. */
 static int open_reports(tc_report_set *set, const outputs *o, open_file *files, size_t *nfiles)
 {
     tc_report_opts ropts = {.docs_uri = o->docs_uri, .rule_summary = o->rule_summary};
     if (o->report_dir) {
-        if (mkdirs(o->report_dir) != 0) {
+        if (tc_mkdirs(o->report_dir) != 0) {
             fprintf(stderr, "tracecheck: cannot create %s: %s\n", o->report_dir, strerror(errno));
             return -1;
         }

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../parsers/common/mkdirs.h"
 #include "../conformance/runner/generate.h"
 #include "../generators/common/generator.h"
 #include "../parsers/common/formats.h"
@@ -136,7 +137,7 @@ int cli_conformance_generate(const tc_conf_impl *impl, const char *name,
         int none = 1;
         for (int k = 0; k < TC_CONF_REPORT__COUNT; k++)
             none &= !a->want[k];
-        tc_conf_mkdirs(a->report_dir); /* a failure shows as the report's */
+        tc_mkdirs(a->report_dir); /* a failure shows as the report's */
         if (((none || a->want[TC_CONF_REPORT_TEXT]) &&
              write_report(a->report_dir, name, "txt", tc_gen_conf_report_text, &run) != 0) ||
             ((none || a->want[TC_CONF_REPORT_JSON]) &&

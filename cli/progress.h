@@ -13,12 +13,12 @@ typedef struct cli_progress {
     int shown;
     const char *path;
     double started, last;
-    uint64_t size; /* the bytes to read, when known; else 0 */
 } cli_progress;
 
 void cli_progress_init(cli_progress *p);
 void cli_progress_begin(cli_progress *p, const char *path);
-void cli_progress_update(void *p, uint64_t bytes);
+/* A tc_check_opts.progress: total is the input's size, 0 when unknown. */
+void cli_progress_update(void *p, uint64_t bytes, uint64_t total);
 void cli_progress_end(cli_progress *p);
 
 #endif

@@ -313,9 +313,6 @@ size_t tc_conf_coverage(const tc_conf_suite *s, int verbose);
 /* Text helpers shared by the runner and the report writers. */
 char *tc_conf_strdup(const char *s);
 char *tc_conf_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Makes dir and the directories above it that are missing; 0, or -1 with
- * errno set. */
-int tc_conf_mkdirs(const char *dir);
 /* Reads a whole file; NULL with errno set on failure. */
 char *tc_conf_read_file(const char *path, size_t *len);
 

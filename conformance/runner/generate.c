@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../../parsers/common/mkdirs.h"
 #include "gen_internal.h"
 #include "gen_worker.h"
 #include "proc.h"
@@ -201,7 +202,7 @@ static int place(const found *x, const char *name, const tc_gen_conf_options *op
 {
     char *group = tc_conf_printf("%s/cases/%s", opt->out, x->cl.format);
     char *outdir = tc_conf_printf("%s/output", opt->out);
-    int rc = tc_conf_mkdirs(group) | tc_conf_mkdirs(outdir);
+    int rc = tc_mkdirs(group) | tc_mkdirs(outdir);
     const char *parts[] = {"case.expect.json", "case.dump.jsonl", "case.output.txt"};
     const char *ends[] = {".expect.json", ".dump.jsonl", NULL};
     for (size_t i = 0; i < 3 && !rc; i++) {
@@ -292,7 +293,7 @@ int tc_gen_conf_run_all(tc_gen_conf_run *run, const tc_gen_conf_options *opt)
     memset(run, 0, sizeof *run);
     run->opt = opt;
     run->started = time(NULL);
-    if (tc_conf_mkdirs(opt->out) != 0) {
+    if (tc_mkdirs(opt->out) != 0) {
         fprintf(stderr, "tracecheck conformance: cannot make %s: %s\n", opt->out, strerror(errno));
         return -1;
     }

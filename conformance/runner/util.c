@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "conformance.h"
 
@@ -166,20 +165,6 @@ void tc_conf_outcome_free(tc_conf_outcome *o)
     tc_conf_rules_free(&o->warnings);
     tc_conf_rules_free(&o->notes);
     memset(o, 0, sizeof *o);
-}
-
-int tc_conf_mkdirs(const char *dir)
-{
-    char *p = tc_conf_strdup(dir);
-    for (char *s = p + 1; *s; s++)
-        if (*s == '/') {
-            *s = '\0';
-            mkdir(p, 0777);
-            *s = '/';
-        }
-    int rc = mkdir(p, 0777) == 0 || errno == EEXIST ? 0 : -1;
-    free(p);
-    return rc;
 }
 
 void tc_conf_rules_move(tc_conf_rules *to, tc_conf_rules *from)

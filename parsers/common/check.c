@@ -35,7 +35,15 @@ typedef struct check_run {
     tc_diag_sink d;
     tc_jsonl w;                 /* the canonical dump */
     const tc_format_ops *dump;  /* whose dump the events are */
+    uint64_t total;             /* the input's bytes, when known; else 0 */
 } check_run;
+
+/* The reader's progress, with the input's size for the caller's. */
+static void progress(void *user, uint64_t bytes)
+{
+    const check_run *u = user;
+    u->c->progress(u->c->progress_user, bytes, u->total);
+}
 
 static void begin(check_run *u, tc_input *in, const char *name, const tc_check_opts *c)
 {
@@ -45,9 +53,11 @@ static void begin(check_run *u, tc_input *in, const char *name, const tc_check_o
     u->in = in;
     u->w.f = c ? c->dump : NULL;
     if (in && c && c->progress) {
+        uint64_t size = tc_input_size(in);
+        u->total = size == UINT64_MAX ? 0 : size;
         tc_reader *r = tc_input_reader(in);
-        r->progress = c->progress;
-        r->progress_user = c->progress_user;
+        r->progress = progress;
+        r->progress_user = u;
     }
     tc_diag_init(&u->d, name, u->opt->max_repeats, u->opt->pedantic, u->opt->on_diag,
                  u->opt->user);

@@ -19,8 +19,10 @@ typedef struct tc_check_opts {
     const tc_options *options;
     tc_input_opts input;
     FILE *dump; /* when set, the canonical dump of the input is written there */
-    /* Called now and then with the bytes read so far (progress display). */
-    void (*progress)(void *user, uint64_t bytes);
+    /* Called now and then with the bytes read so far (progress display), and
+     * the input's size when it is known before reading (a plain file or
+     * bytes in memory; else 0). */
+    void (*progress)(void *user, uint64_t bytes, uint64_t total);
     void *progress_user;
     /* Threads one input may be parsed on (split.h), when its format splits
      * and no dump is asked for; 0 or 1: one. */

@@ -193,6 +193,7 @@ int tc_split_check(tc_input *in, const tc_format_split *s, const tc_parse_ctx *c
     }
     u.n = open_parts(&u, in, ctx, size, (size_t)want);
     int status = -1;
+    void *state = NULL; /* what the segments joined so far leave (join) */
     if (u.n < 2)
         goto out;
     tc_input_release_window(in); /* threads x window, not one more */
@@ -216,14 +217,13 @@ int tc_split_check(tc_input *in, const tc_format_split *s, const tc_parse_ctx *c
      * that found no boundary parsed nothing), and, for a format whose state
      * crosses its boundaries, be consistent with the state the ones before
      * left (join). */
-    void *state = NULL;
-    size_t kept_n = 0, last_i = 0;
+    const part *last = NULL;
+    size_t last_i = 0;
     int resume = 0;
     for (size_t i = 0; i < u.n; i++) {
         part *p = &u.parts[i];
         if (i > 0 && p->seg.began == TC_SPLIT_NONE)
             continue;
-        part *last = kept_n ? &u.parts[last_i] : NULL;
         if (last && last->seg.ended == TC_SPLIT_NONE)
             break; /* the parse ended before this segment */
         if (last && p->seg.began != last->seg.ended) {
@@ -231,24 +231,18 @@ int tc_split_check(tc_input *in, const tc_format_split *s, const tc_parse_ctx *c
             break;
         }
         int joined = s->join ? s->join(&state, &p->seg) : 1;
-        if (joined < 0) { /* nothing is reported yet: one thread from the start */
-            if (s->free_state)
-                s->free_state(state);
+        /* Given up, or the first segment refused (there is no boundary
+         * reached to go on from): nothing is reported yet, so one thread
+         * from the start. */
+        if (joined < 0 || (joined == 0 && !last))
             goto out;
-        }
         if (joined == 0) {
             resume = 1;
-            if (!last) { /* the first segment is never refused; if it were, start over */
-                if (s->free_state)
-                    s->free_state(state);
-                goto out;
-            }
             break;
         }
-        kept_n++;
+        last = p;
         last_i = i;
     }
-    const part *last = &u.parts[last_i];
     if (!resume && last->seg.ended != TC_SPLIT_NONE)
         resume = 1; /* a later segment's boundary was not the next one */
 
@@ -289,11 +283,11 @@ int tc_split_check(tc_input *in, const tc_format_split *s, const tc_parse_ctx *c
             end = tc_pos(tc_input_reader(on->in));
         }
     }
-    if (s->free_state)
-        s->free_state(state);
     tc_skip(r, end); /* where one thread's parse would have stopped reading */
     status = 0;
 out:
+    if (state && s->free_state)
+        s->free_state(state);
     for (size_t i = 0; i < u.n; i++)
         part_close(&u.parts[i]);
     pthread_mutex_destroy(&u.lock);

@@ -19,6 +19,8 @@ typedef struct tc_ovni_stream_file {
     int has_first_clock;   /* its first event was read, with a clock below 2^63 */
     uint64_t first_clock;  /* that event's clock and offset (ruling 10) */
     uint64_t first_offset;
+    uint64_t bytes;      /* read of its files */
+    tc_error err;        /* why one of its files could not be read */
 } tc_ovni_stream_file;
 
 enum { TC_OVNI_REC_HEADER, TC_OVNI_REC_STREAM, TC_OVNI_REC_EVENT };

@@ -498,21 +498,16 @@ typedef struct streams_job {
     stream_list *l;
     const char *dir;
     const tc_ovni_opts *o;
-    tc_error *mine; /* where errors go when each is NULL */
-    struct {
-        uint64_t bytes;
-        tc_error err;
-    } *each;        /* per stream; NULL when out of memory (checked in turn) */
-    uint64_t bytes; /* read, when each is NULL */
 } streams_job;
 
-/* Stream i: its files, then its directories' names. Nothing here looks at
- * another stream, so streams are checked at once (split.h). */
+/* Stream i: its files, then its directories' names, into its own fields.
+ * Nothing here looks at another stream, so streams are checked at once
+ * (split.h). */
 static void check_one(void *user, size_t i, tc_diag_sink *d)
 {
     streams_job *job = user;
     tc_ovni_stream_file *s = &job->l->items[i];
-    tc_error *err = job->each ? &job->each[i].err : job->mine;
+    tc_error *err = &s->err;
     uint64_t bytes = 0;
     if (s->has_json) {
         bytes += read_meta(s, d, job->o, err);
@@ -528,10 +523,7 @@ static void check_one(void *user, size_t i, tc_diag_sink *d)
         tc_report_about(d, TC_RULE_OVNI_TRACE_OBS_MISSING, "no stream.obs beside this stream.json");
     }
     check_dir_names(s, d, job->dir);
-    if (job->each)
-        job->each[i].bytes = bytes;
-    else
-        job->bytes += bytes;
+    s->bytes = bytes;
 }
 
 uint64_t tc_ovni_check_trace(const char *dir, tc_diag_sink *d, const tc_ovni_opts *o, tc_error *err)
@@ -557,20 +549,17 @@ uint64_t tc_ovni_check_trace(const char *dir, tc_diag_sink *d, const tc_ovni_opt
     if (l.n == 0)
         tc_report_about(d, TC_RULE_OVNI_TRACE_EMPTY,
                         "no stream (a directory with stream.json and stream.obs) below %s", dir);
-    streams_job job = {.l = &l, .dir = dir, .o = o, .mine = &mine};
-    job.each = calloc(l.n ? l.n : 1, sizeof *job.each);
-    if (!job.each || tc_split_each(d, l.n, o->threads, check_one, &job) != 0)
+    streams_job job = {.l = &l, .dir = dir, .o = o};
+    if (tc_split_each(d, l.n, o->threads, check_one, &job) != 0)
         for (size_t i = 0; i < l.n; i++)
             check_one(&job, i, d);
-    for (size_t i = 0; job.each && i < l.n; i++) {
-        bytes += job.each[i].bytes;
-        if (tc_error_is_set(&job.each[i].err)) { /* the last one's, as in turn */
+    for (size_t i = 0; i < l.n; i++) {
+        bytes += l.items[i].bytes;
+        if (tc_error_is_set(&l.items[i].err)) { /* the last one's, as in turn */
             tc_error_free(&mine);
-            tc_error_move(&mine, &job.each[i].err);
+            tc_error_move(&mine, &l.items[i].err);
         }
     }
-    bytes += job.bytes;
-    free(job.each);
     check_across(d, &l);
     check_clock_gate(d, &l);
     d->input = input;

@@ -86,17 +86,24 @@ static unsigned slot_of(uint32_t tid, uint32_t pid)
     return (h ^ h >> 15) & (INDEX_SIZE - 1);
 }
 
-/* Index position of a thread, or of the empty slot where it would go. */
-static unsigned find(const basic_parser *p, uint32_t tid, uint32_t pid)
+/* Index position of a thread in a table (index over threads), or of the
+ * empty slot where it would go. */
+static unsigned find_in(const uint16_t *index, const bthread *threads, uint32_t tid,
+                        uint32_t pid)
 {
     unsigned i = slot_of(tid, pid);
-    while (p->index[i]) {
-        const bthread *t = &p->threads[p->index[i] - 1];
+    while (index[i]) {
+        const bthread *t = &threads[index[i] - 1];
         if (t->tid == tid && t->pid == pid)
             return i;
         i = (i + 1) & (INDEX_SIZE - 1);
     }
     return i;
+}
+
+static unsigned find(const basic_parser *p, uint32_t tid, uint32_t pid)
+{
+    return find_in(p->index, p->threads, tid, pid);
 }
 
 /* Removes index position i, moving later entries of its cluster back so that
@@ -122,12 +129,18 @@ static void unindex(basic_parser *p, unsigned i)
     }
 }
 
-static void drop_stack(basic_parser *p, bthread *t)
+/* What a thread holds in memory: its frames, and a segment's exits. */
+static void free_thread(bthread *t)
 {
     free(t->stack);
     free(t->stack_off);
     free(t->under);
     free(t->under_most);
+}
+
+static void drop_stack(basic_parser *p, bthread *t)
+{
+    free_thread(t);
     t->under = NULL;
     t->under_most = NULL;
     t->nunder = t->under_cap = 0;
@@ -535,18 +548,14 @@ static uint32_t cap_for(uint64_t depth)
     return cap < TC_XRAY_MAX_STACK ? cap : TC_XRAY_MAX_STACK;
 }
 
+/* The state's entry of a thread, or NULL with *where (may be NULL) its
+ * index position. */
 static bthread *state_find(basic_state *st, uint32_t tid, uint32_t pid, unsigned *where)
 {
-    unsigned i = slot_of(tid, pid);
-    while (st->index[i]) {
-        bthread *t = &st->threads[st->index[i] - 1];
-        if (t->tid == tid && t->pid == pid)
-            return t;
-        i = (i + 1) & (INDEX_SIZE - 1);
-    }
+    unsigned i = find_in(st->index, st->threads, tid, pid);
     if (where)
         *where = i;
-    return NULL;
+    return st->index[i] ? &st->threads[st->index[i] - 1] : NULL;
 }
 
 static void state_free(void *state)
@@ -554,10 +563,8 @@ static void state_free(void *state)
     basic_state *st = state;
     if (!st)
         return;
-    for (unsigned i = 0; i < st->n; i++) {
-        free(st->threads[i].stack);
-        free(st->threads[i].stack_off);
-    }
+    for (unsigned i = 0; i < st->n; i++)
+        free_thread(&st->threads[i]);
     free(st->threads);
     free(st->index);
     free(st);
@@ -568,12 +575,8 @@ static void carry_free(void *carry)
     basic_carry *c = carry;
     if (!c)
         return;
-    for (unsigned i = 0; i < c->n; i++) {
-        free(c->threads[i].stack);
-        free(c->threads[i].stack_off);
-        free(c->threads[i].under);
-        free(c->threads[i].under_most);
-    }
+    for (unsigned i = 0; i < c->n; i++)
+        free_thread(&c->threads[i]);
     free(c->threads);
     free(c);
 }

@@ -887,6 +887,24 @@ static void parse_v1(xray_parser *p)
     }
 }
 
+/* Moves to the next BufferExtents tag byte before offset limit: the window
+ * is scanned for it before anything looks closer. 0 at the end of the
+ * input or at limit. */
+static int next_extents_tag(xray_parser *p, uint64_t limit)
+{
+    tc_reader *r = p->r;
+    for (;;) {
+        if (!tc_need(r, 1) || tc_pos(r) >= limit)
+            return 0;
+        const uint8_t *hit = memchr(r->cur, p->extents_tag, tc_avail(r));
+        if (hit) {
+            tc_advance(r, (size_t)(hit - r->cur));
+            return tc_pos(r) < limit;
+        }
+        tc_advance(r, tc_avail(r));
+    }
+}
+
 /* Skips bytes that are not a buffer, up to the next plausible BufferExtents
  * or the end. Returns how many were skipped. */
 static uint64_t resynchronise(xray_parser *p)
@@ -894,21 +912,8 @@ static uint64_t resynchronise(xray_parser *p)
     tc_reader *r = p->r;
     uint64_t from = tc_pos(r);
     tc_advance(r, 1);
-    for (;;) {
-        const uint8_t *b = tc_need(r, 1);
-        if (!b)
-            break;
-        /* Scan the window for the tag byte before looking closer. */
-        const uint8_t *hit = memchr(r->cur, p->extents_tag, tc_avail(r));
-        if (!hit) {
-            tc_advance(r, tc_avail(r));
-            continue;
-        }
-        tc_advance(r, (size_t)(hit - r->cur));
-        if (plausible_buffer_at(p) && tc_need(r, 1))
-            break;
+    while (next_extents_tag(p, UINT64_MAX) && !(plausible_buffer_at(p) && tc_need(r, 1)))
         tc_advance(r, 1);
-    }
     return tc_pos(r) - from;
 }
 
@@ -1090,22 +1095,12 @@ static int buffer_start_likely(xray_parser *p)
 
 static int find_buffer(xray_parser *p)
 {
-    tc_reader *r = p->r;
-    for (;;) {
-        if (!tc_need(r, 1) || tc_pos(r) >= p->seg->stop)
-            return 0;
-        const uint8_t *hit = memchr(r->cur, p->extents_tag, tc_avail(r));
-        if (!hit) {
-            tc_advance(r, tc_avail(r));
-            continue;
-        }
-        tc_advance(r, (size_t)(hit - r->cur));
-        if (tc_pos(r) >= p->seg->stop)
-            return 0;
+    while (next_extents_tag(p, p->seg->stop)) {
         if (buffer_start_likely(p))
             return 1;
-        tc_advance(r, 1);
+        tc_advance(p->r, 1);
     }
+    return 0;
 }
 
 /* Moves to the first buffer at or after the segment's start (at it, when it
