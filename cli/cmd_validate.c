@@ -51,15 +51,20 @@ static void help(void)
         puts("      --no-pair        no automatic pairing (below)");
     }
     puts("      --report KIND    text (default), json, junit (JUnit XML), sarif (SARIF\n"
-         "                       2.1.0) or tap (TAP 14); repeatable or comma-separated\n"
-         "                       with --report-dir, else one kind (docs/reports.md)\n"
+         "                       2.1.0), tap (TAP 14), markdown (a CI job summary) or\n"
+         "                       html (one self-contained page); repeatable or\n"
+         "                       comma-separated with --report-dir, else one kind\n"
+         "                       (docs/reports.md)\n"
          "  -o, --output FILE    write the report to FILE instead of standard output\n"
-         "      --report-dir DIR write DIR/validate.{txt,json,xml,sarif,tap} (the kinds of\n"
-         "                       --report, all five without it; DIR is created if need\n"
-         "                       be); the text report still goes to standard output\n"
-         "      --docs-uri URI   sarif: base URI of the documentation that rules' helpUri\n"
-         "                       point into (URI/docs/rules/FORMAT.md#RULE-ID; default:\n"
-         "                       the source tree tracecheck was built from)\n"
+         "      --report-dir DIR write DIR/validate.{txt,json,xml,sarif,tap,md,html} (the\n"
+         "                       kinds of --report, all seven without it; DIR is created\n"
+         "                       if need be); the text report still goes to standard\n"
+         "                       output\n"
+         "      --docs-uri URI   sarif, markdown, html: base URI of the documentation that\n"
+         "                       rule links point into (URI/docs/rules/FORMAT.md#RULE-ID;\n"
+         "                       default: the source tree tracecheck was built from)\n"
+         "      --fail-on SEV    error (default): exit 1 when an input has an error;\n"
+         "                       warning: also when one has a warning\n"
          "  -j, --jobs N         threads (default: one per CPU): over the inputs, and\n"
          "                       within a large XRay trace or ovni trace (its buffers,\n"
          "                       records or streams shared out); the reports are the\n"
@@ -89,9 +94,9 @@ static void help(void)
         fputs(pf->companion->help, stdout);
     printf("Every report ends with a summary per rule: how many inputs broke it, how many\n"
            "findings, where the first few are (most severe, then most frequent first).\n"
-           "Exit status: 0 every input valid (warnings allowed), 1 at least one\n"
-           "error-severity finding, 2 usage or I/O error (a --pair %.*s that cannot be\n"
-           "read included).\n"
+           "Exit status: 0 every input valid (warnings allowed, unless --fail-on\n"
+           "warning), 1 at least one error-severity finding (or warning, with --fail-on\n"
+           "warning), 2 usage or I/O error (a --pair %.*s that cannot be read included).\n"
            "Rules: 'tracecheck rules', docs/rules/.\n",
            pf ? (int)strcspn(pf->companion->usage, " ") : 4, pf ? pf->companion->usage : "file");
 }
@@ -466,6 +471,7 @@ typedef struct outputs {
     const char *output, *report_dir, *color, *docs_uri;
     int want[TC_REPORT__COUNT], nwant;
     int quiet, rule_summary;
+    int fail_on_warning; /* --fail-on warning */
     unsigned jobs; /* 0: one per CPU */
     unsigned long long split_min;
 } outputs;
@@ -568,6 +574,9 @@ static int run(char **args, const int *group, int nargs, const char **pairs, int
             run_serial(&u, &j, opt, &sp);
         u.totals.seconds = now() - start;
     }
+    /* Warnings fail the run when asked; trouble (2) stays trouble. */
+    if (o->fail_on_warning && u.status == EXIT_VALID && u.totals.warnings)
+        u.status = EXIT_INVALID;
     u.totals.exit_status = u.status;
     tc_report_set_close(&set, &u.totals);
     free(pslot);
@@ -595,6 +604,7 @@ int cmd_validate(int argc, char **argv)
         {"report", required_argument, NULL, 'r'},
         {"report-dir", required_argument, NULL, 'D'},
         {"docs-uri", required_argument, NULL, 'U'},
+        {"fail-on", required_argument, NULL, 'F'},
         {"jobs", required_argument, NULL, 'j'},
         {"split-min", required_argument, NULL, 'M'},
         {"rule-summary", required_argument, NULL, 'S'},
@@ -654,7 +664,7 @@ int cmd_validate(int argc, char **argv)
                 tc_report_kind kind = tc_report_kind_from_name(k);
                 if (kind == TC_REPORT__COUNT) {
                     status = cli_usage_error("validate", "unknown report '%s' (text, json, junit, "
-                                             "sarif, tap)", k);
+                                             "sarif, tap, markdown, html)", k);
                     goto done;
                 }
                 o.nwant += !o.want[kind];
@@ -664,6 +674,14 @@ int cmd_validate(int argc, char **argv)
         }
         case 'D': o.report_dir = optarg; break;
         case 'U': o.docs_uri = optarg; break;
+        case 'F':
+            if (strcmp(optarg, "error") && strcmp(optarg, "warning")) {
+                status = cli_usage_error("validate", "--fail-on takes error or warning, not '%s'",
+                                         optarg);
+                goto done;
+            }
+            o.fail_on_warning = !strcmp(optarg, "warning");
+            break;
         case 'j':
             if (tc_parse_size(optarg, &n) != 0 || n == 0 || n > 256) {
                 status = cli_usage_error("validate", "-j needs a number of threads from 1 to 256");

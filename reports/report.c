@@ -5,8 +5,21 @@
 #include "report.h"
 #include "report_writers.h"
 
-static const char *const kind_names[TC_REPORT__COUNT] = {"text", "json", "junit", "sarif", "tap"};
-static const char *const kind_exts[TC_REPORT__COUNT] = {"txt", "json", "xml", "sarif", "tap"};
+static const char *const kind_names[TC_REPORT__COUNT] = {"text", "json",     "junit", "sarif",
+                                                          "tap",  "markdown", "html"};
+static const char *const kind_exts[TC_REPORT__COUNT] = {"txt", "json", "xml", "sarif",
+                                                         "tap", "md",   "html"};
+
+/* Where the documentation is: the source tree by default (set by
+ * reports/reports.mk), a published copy with --docs-uri. */
+#ifndef TC_DOCS_URI
+#define TC_DOCS_URI "file:///usr/local/share/doc/tracecheck/"
+#endif
+
+const char *tc_report_docs_base(const tc_report_opts *opts)
+{
+    return opts && opts->docs_uri ? opts->docs_uri : TC_DOCS_URI;
+}
 
 tc_report_kind tc_report_kind_from_name(const char *name)
 {
@@ -44,6 +57,8 @@ tc_report_writer *tc_report_open(tc_report_kind kind, FILE *out, const tc_report
     case TC_REPORT_JUNIT: w = tc_report_junit_new(); break;
     case TC_REPORT_SARIF: w = tc_report_sarif_new(); break;
     case TC_REPORT_TAP: w = tc_report_tap_new(); break;
+    case TC_REPORT_MARKDOWN: w = tc_report_markdown_new(); break;
+    case TC_REPORT_HTML: w = tc_report_html_new(); break;
     default: return NULL;
     }
     if (w) {

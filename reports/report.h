@@ -19,13 +19,17 @@ typedef enum tc_report_kind {
     TC_REPORT_JUNIT,
     TC_REPORT_SARIF,
     TC_REPORT_TAP,
+    TC_REPORT_MARKDOWN,
+    TC_REPORT_HTML,
     TC_REPORT__COUNT
 } tc_report_kind;
 
-/* "text", "json", "junit", "sarif", "tap"; TC_REPORT__COUNT if unknown. */
+/* "text", "json", "junit", "sarif", "tap", "markdown", "html";
+ * TC_REPORT__COUNT if unknown. */
 tc_report_kind tc_report_kind_from_name(const char *name);
 const char *tc_report_kind_name(tc_report_kind k);
-/* File name extension in --report-dir: "txt", "json", "xml", "sarif", "tap". */
+/* File name extension in --report-dir: "txt", "json", "xml", "sarif", "tap",
+ * "md", "html". */
 const char *tc_report_kind_extension(tc_report_kind k);
 
 /* Status of one input: what tc_validate_file returned. */
@@ -83,8 +87,13 @@ typedef struct tc_report_opts {
                               when more than TC_TEXT_SUMMARY_AUTO findings), 1
                               always, -1 never */
     const char *command;   /* the command line, for reports that record it */
-    const char *docs_uri;  /* SARIF: base URI of the documentation (NULL: the default) */
+    const char *docs_uri;  /* SARIF, Markdown, HTML: base URI of the documentation that
+                              rule links point into (NULL: the default) */
 } tc_report_opts;
+
+/* The base URI of the documentation: opts->docs_uri, or the source tree this
+ * program was built from (TC_DOCS_URI). */
+const char *tc_report_docs_base(const tc_report_opts *opts);
 
 typedef struct tc_report_writer tc_report_writer;
 struct tc_report_writer {

@@ -17,12 +17,6 @@
 #include "../parsers/common/formats.h"
 #include "report_writers.h"
 
-/* Where the documentation is: the source tree by default (set by
- * reports/reports.mk), a published copy with --docs-uri. */
-#ifndef TC_DOCS_URI
-#define TC_DOCS_URI "file:///usr/local/share/doc/tracecheck/"
-#endif
-
 #define SARIF_SCHEMA                                                                               \
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
@@ -57,7 +51,7 @@ static const char *level(tc_severity s)
 
 static void docs_uri(FILE *f, const sarif_writer *w, const char *rest)
 {
-    const char *base = w->base.opts.docs_uri ? w->base.opts.docs_uri : TC_DOCS_URI;
+    const char *base = tc_report_docs_base(&w->base.opts);
     size_t n = strlen(base);
     fputc('"', f);
     /* The base is a URI already: only what JSON needs is escaped. */

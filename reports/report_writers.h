@@ -10,6 +10,8 @@ tc_report_writer *tc_report_json_new(void);
 tc_report_writer *tc_report_junit_new(void);
 tc_report_writer *tc_report_sarif_new(void);
 tc_report_writer *tc_report_tap_new(void);
+tc_report_writer *tc_report_markdown_new(void);
+tc_report_writer *tc_report_html_new(void);
 
 /* A JSON string literal (RFC 8259), quotes included. Paths are bytes, not
  * text: a byte that does not start valid UTF-8 is written as U+FFFD, so

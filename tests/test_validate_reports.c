@@ -584,6 +584,141 @@ static void test_tap(void)
     free(text);
 }
 
+/* ---- Markdown and HTML ---- */
+
+/* Every table row of a GFM table has the header's number of cells: pipes
+ * that are not escaped with a backslash. */
+static int md_pipes(const char *line, const char *end)
+{
+    int n = 0;
+    for (const char *p = line; p < end; p++)
+        n += *p == '|' && (p == line || p[-1] != '\\');
+    return n;
+}
+
+static void check_md_tables(const char *text)
+{
+    int want = -1;
+    for (const char *l = text; *l;) {
+        const char *e = strchr(l, '\n');
+        if (!e)
+            e = l + strlen(l);
+        if (*l == '|') {
+            int n = md_pipes(l, e);
+            if (want < 0)
+                want = n;
+            CHECK(n == want, "table row of %d cells, the header %d: %.*s", n, want, (int)(e - l), l);
+        } else {
+            want = -1;
+        }
+        for (const char *p = l; p < e; p++)
+            CHECK((unsigned char)*p >= 0x20, "control character in %.*s", (int)(e - l), l);
+        l = *e ? e + 1 : e;
+    }
+}
+
+static void test_markdown(void)
+{
+    size_t len;
+    char *text = make_report(TC_REPORT_MARKDOWN, &len);
+    CU_ASSERT(!strncmp(text, "## tracecheck: failed\n\n4 inputs: 0 valid, 3 invalid, 1 unreadable; "
+                             "3 errors, 3 warnings, 0 notes", 80));
+    char row[300];
+    snprintf(row, sizeof row, "| error | [XRAY-WALLTIME-USEC](https://example.org/tc/docs/rules/"
+             "xray.md#XRAY-WALLTIME-USEC) | 2 | 2 | `dir/bad.xray:%d`, `dir/bad2.xray:%d` |\n",
+             WALLTIME_OFFSET, WALLTIME_OFFSET);
+    CHECK(strstr(text, row) != NULL, "no %s in\n%s", row, text);
+    snprintf(row, sizeof row, "| `dir/bad.xray` | **invalid** | xray | 1 | 1 | 0 | error "
+             "XRAY-WALLTIME-USEC at `dir/bad.xray:%d` |\n", WALLTIME_OFFSET);
+    CHECK(strstr(text, row) != NULL, "no %s in\n%s", row, text);
+    /* The control character a space, the stray byte U+FFFD, nothing else
+     * changed inside the code span. */
+    CHECK(strstr(text, "| `dir/a<&\"' \xef\xbf\xbd#b.json` | **invalid** | dcfg |") != NULL,
+          "nasty path row missing:\n%s", text);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "| `missing.xray` | **unreadable** | | | | | cannot open: "));
+    check_md_tables(text);
+    free(text);
+
+    /* A summary stays short: 100 input rows, the rest counted. */
+    char *big = NULL;
+    FILE *f = open_memstream(&big, &len);
+    tc_report_set set;
+    CU_ASSERT_FATAL(tc_report_set_init(&set) == 0);
+    CU_ASSERT_FATAL(tc_report_set_add(&set, TC_REPORT_MARKDOWN, f, NULL) == 0);
+    tc_report_totals t = {.exit_status = 1};
+    for (int i = 0; i < 150; i++) {
+        char path[32];
+        snprintf(path, sizeof path, "in|%d.xray", i);
+        tc_report_set_begin(&set, path);
+        tc_diag d = {.rule = tc_rule_find("XRAY-WALLTIME-USEC"), .severity = TC_ERROR,
+                     .input = path, .offset = 9, .message = "m"};
+        tc_report_set_diag(&set, &d);
+        tc_summary s = {.format = TC_FORMAT_XRAY, .errors = 1};
+        tc_report_set_end(&set, path, 1, &s, "");
+        t.inputs++;
+        t.invalid++;
+        t.errors++;
+    }
+    tc_report_set_close(&set, &t);
+    fclose(f);
+    CU_ASSERT_EQUAL(count_of(big, "| **invalid** |"), 100);
+    CU_ASSERT_PTR_NOT_NULL(strstr(big, "| `in\\|99.xray` |"));
+    CU_ASSERT_PTR_NULL(strstr(big, "in\\|100.xray` |"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(big, "\n... and 50 more inputs with findings"));
+    check_md_tables(big);
+    free(big);
+}
+
+static void test_html(void)
+{
+    size_t len;
+    char *text = make_report(TC_REPORT_HTML, &len);
+    static const char doctype[] = "<!DOCTYPE html>\n";
+    CU_ASSERT_FATAL(!strncmp(text, doctype, sizeof doctype - 1));
+    char why[200] = "";
+    CHECK(xml_wellformed(text + sizeof doctype - 1, why, sizeof why),
+          "HTML page not well-formed XML: %s\n%s", why, text);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "<title>tracecheck validate: failed</title>"));
+    CU_ASSERT_EQUAL(count_of(text, "<section>"), 4);
+    CU_ASSERT_EQUAL(count_of(text, "<tr id="), 4);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "<tr id=\"XRAY-WALLTIME-USEC\"><td class=\"error\">error"
+                                        "</td><td><a href=\"https://example.org/tc/docs/rules/"
+                                        "xray.md#XRAY-WALLTIME-USEC\">"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "bad ? &lt;tag&gt; &amp; &quot;q&quot; ]]&gt; \\ end"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "<h3>dir/a&lt;&amp;&quot;&#39;?\xef\xbf\xbd#b.json</h3>"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "unreadable</span>: cannot open: No such file"));
+    free(text);
+}
+
+/* --fail-on warning: the exit status of warnings only; the reports alike. */
+static void test_fail_on(void)
+{
+    char prog[4096], cmd[8192];
+    if (!tu_program(prog, sizeof prog)) {
+        CHECK(0, "no %s: build it (make check-unit does)", prog);
+        return;
+    }
+    static const char *const warns = "conformance/cases/xray/y_xray_v5_event_delta_negative.xray";
+    static const struct {
+        const char *args;
+        int status;
+    } runs[] = {
+        {"", 0}, {"--fail-on error", 0}, {"--fail-on warning", 1}, {"--fail-on note", 2},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        snprintf(cmd, sizeof cmd, "'%s' validate -q %s %s >/dev/null 2>&1", prog, runs[i].args,
+                 warns);
+        int st = system(cmd);
+        CHECK(WIFEXITED(st) && WEXITSTATUS(st) == runs[i].status, "%s: status %d, want %d", cmd,
+              WEXITSTATUS(st), runs[i].status);
+    }
+    /* An error stays 1 either way. */
+    snprintf(cmd, sizeof cmd, "'%s' validate -q --fail-on warning "
+             "conformance/cases/xray/n_xray_v5_walltime_usec_1000000.xray >/dev/null", prog);
+    int st = system(cmd);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 1, "%s: status %d", cmd, WEXITSTATUS(st));
+}
+
 /* ---- text and the summary ---- */
 
 static void test_text_rules(void)
@@ -676,8 +811,8 @@ static void test_jobs_identical(void)
         /* 1: the cases include invalid ones; anything else is trouble. */
         CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 1, "%s: status %d", cmd, st);
     }
-    static const char *const exts[] = {"txt", "json", "xml", "sarif", "tap"};
-    for (size_t k = 0; k < 5; k++) {
+    static const char *const exts[] = {"txt", "json", "xml", "sarif", "tap", "md", "html"};
+    for (size_t k = 0; k < sizeof exts / sizeof exts[0]; k++) {
         char a[700], b[700];
         snprintf(a, sizeof a, "%s/validate.%s", dirs[0], exts[k]);
         snprintf(b, sizeof b, "%s/validate.%s", dirs[1], exts[k]);
@@ -727,6 +862,9 @@ static const tu_test tests[] = {
     {"XML checker", test_xml_checker},
     {"JUnit XML", test_junit},
     {"TAP 14", test_tap},
+    {"Markdown summary", test_markdown},
+    {"HTML page", test_html},
+    {"--fail-on", test_fail_on},
     {"text per-rule summary", test_text_rules},
     {"suppressed findings counted", test_tally_suppressed},
     {"-j 1 and -j 4 identical", test_jobs_identical},
