@@ -96,6 +96,7 @@ include generators/generators.mk
 include tests/producers/producers.mk
 include tests/real-traces/real-traces.mk
 include tests/split/split.mk
+include tests/ci/ci.mk
 include parsers/install.mk
 include reports/reports.mk
 

@@ -25,6 +25,10 @@ DEB_PACKAGES += python3-matplotlib
 # (docs/fuzzing.md, "OSS-Fuzz and ClusterFuzzLite").
 DEB_PACKAGES += zip unzip python3-yaml
 
+# pre-commit runs the hook of .pre-commit-hooks.yaml for real in make check
+# (check-ci-integrations, docs/ci.md).
+DEB_PACKAGES += pre-commit
+
 # binutils-riscv64-unknown-elf: riscv64-unknown-elf-objdump, which SiFive's
 # dqr runs on the ELF it is given; the conformance runner's dqr adapter
 # needs it whenever dqr is on PATH (docs/dqr.md).
