@@ -35,12 +35,14 @@ static const char style[] =
     "body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}"
     "table{border-collapse:collapse;margin:.5em 0 1.5em}"
     "th,td{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}"
-    "td.n{text-align:right}code{font-size:13px}"
+    "td.n{text-align:right}code{font-size:13px}td a code{white-space:nowrap}"
     ".error{color:#b00020;font-weight:600}.warning{color:#8a5a00;font-weight:600}"
     ".note{color:#0b5394}.ctx{color:#555;margin-left:2em}"
     "section{border-top:1px solid #ddd;margin-top:1em}h2{font-size:1.2em}"
     "h3{font-size:1em;font-family:monospace;word-break:break-all}"
     "ol{padding-left:2em}li{margin:.3em 0}";
+
+static const char *s_(uint64_t n) { return n == 1 ? "" : "s"; }
 
 static const char *status_name(int status)
 {
@@ -110,9 +112,10 @@ static void input_end(tc_report_writer *base, const char *path, int status, cons
             fputs(": ", f);
             tc_conf_html_text(f, error);
         } else {
-            fprintf(f, ", %s: %" PRIu64 " errors, %" PRIu64 " warnings, %" PRIu64 " notes",
+            fprintf(f, ", %s: %" PRIu64 " error%s, %" PRIu64 " warning%s, %" PRIu64 " note%s",
                     s->format == TC_FORMAT_AUTO ? "unknown format" : tc_format_name(s->format),
-                    s->errors, s->warnings, s->notes);
+                    s->errors, s_(s->errors), s->warnings, s_(s->warnings), s->notes,
+                    s_(s->notes));
         }
         fputs("</p>\n", f);
         if (w->cur_buf)
@@ -172,10 +175,11 @@ static void close_writer(tc_report_writer *base, const tc_report_totals *t)
                "<h1>tracecheck validate: %s</h1>\n<p>",
             t->exit_status == 0 ? "passed" : "failed", style,
             t->exit_status == 0 ? "passed" : "failed");
-    fprintf(f, "%" PRIu64 " inputs: %" PRIu64 " valid, %" PRIu64 " invalid, %" PRIu64
-               " unreadable; %" PRIu64 " errors, %" PRIu64 " warnings, %" PRIu64
-               " notes in %.1f MB. Exit status %d. tracecheck %s.</p>\n",
-            t->inputs, t->valid, t->invalid, t->unreadable, t->errors, t->warnings, t->notes,
+    fprintf(f, "%" PRIu64 " input%s: %" PRIu64 " valid, %" PRIu64 " invalid, %" PRIu64
+               " unreadable; %" PRIu64 " error%s, %" PRIu64 " warning%s, %" PRIu64
+               " note%s in %.1f MB. Exit status %d. tracecheck %s.</p>\n",
+            t->inputs, s_(t->inputs), t->valid, t->invalid, t->unreadable, t->errors,
+            s_(t->errors), t->warnings, s_(t->warnings), t->notes, s_(t->notes),
             (double)t->bytes / 1e6, t->exit_status, TC_VERSION_STRING);
     rule_table(f, base, t->rules);
     if (w->shown) {
