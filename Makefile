@@ -33,6 +33,11 @@ say = @printf '  %-6s %s\n' $(1) $(2)
 endif
 WERROR ?= -Werror
 
+# CPPFLAGS, CFLAGS and LDFLAGS from the environment are honoured (a package
+# build passes dpkg-buildflags' hardening flags so): CPPFLAGS is appended to,
+# CFLAGS replaces the default -O2 -g, LDFLAGS goes on every link line.
+# Flags given on make's command line override these assignments; give
+# CPPFLAGS in the environment (CPPFLAGS=... make) to keep -Iinclude.
 CPPFLAGS += -Iinclude -Ispec -D_FILE_OFFSET_BITS=64
 WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla $(WERROR)
 CFLAGS ?= -O2 -g
@@ -78,11 +83,11 @@ $(BUILD)/san/libtracecheck.a: $(SAN_LIB_OBJS)
 
 $(TRACECHECK): $(CLI_OBJS) $(BUILD)/libtracecheck.a
 	$(call say,LD,$@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $(CLI_OBJS) $(BUILD)/libtracecheck.a $(LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(BUILD)/libtracecheck.a $(LIBS)
 
 $(TRACECHECK_SAN): $(SAN_CLI_OBJS) $(BUILD)/san/libtracecheck.a
 	$(call say,LD,$@)
-	$(Q)$(CC) $(SAN_FLAGS) -o $@ $(SAN_CLI_OBJS) $(BUILD)/san/libtracecheck.a $(LIBS)
+	$(Q)$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $@ $(SAN_CLI_OBJS) $(BUILD)/san/libtracecheck.a $(LIBS)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
