@@ -103,6 +103,7 @@ include tests/real-traces/real-traces.mk
 include tests/split/split.mk
 include parsers/install.mk
 include reports/reports.mk
+include tests/deb/deb.mk
 
 .PHONY: check
 check: ensure-deps
