@@ -89,7 +89,9 @@ $(TRACECHECK_SAN): $(SAN_CLI_OBJS) $(BUILD)/san/libtracecheck.a
 	$(call say,LD,$@)
 	$(Q)$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $@ $(SAN_CLI_OBJS) $(BUILD)/san/libtracecheck.a $(LIBS)
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# Not those of $(BUILD)/deb: the package build's copy of the tree has its own
+# build directory, whose dependency files name this tree's targets.
+-include $(shell find $(BUILD) -path '$(BUILD)/deb' -prune -o -name '*.d' -print 2>/dev/null)
 
 include .ci/deps.mk
 include tests/tests.mk
