@@ -33,6 +33,11 @@ say = @printf '  %-6s %s\n' $(1) $(2)
 endif
 WERROR ?= -Werror
 
+# CPPFLAGS, CFLAGS and LDFLAGS from the environment are honoured (a package
+# build passes dpkg-buildflags' hardening flags so): CPPFLAGS is appended to,
+# CFLAGS replaces the default -O2 -g, LDFLAGS goes on every link line.
+# Flags given on make's command line override these assignments; give
+# CPPFLAGS in the environment (CPPFLAGS=... make) to keep -Iinclude.
 CPPFLAGS += -Iinclude -Ispec -D_FILE_OFFSET_BITS=64
 WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla $(WERROR)
 CFLAGS ?= -O2 -g
@@ -78,13 +83,15 @@ $(BUILD)/san/libtracecheck.a: $(SAN_LIB_OBJS)
 
 $(TRACECHECK): $(CLI_OBJS) $(BUILD)/libtracecheck.a
 	$(call say,LD,$@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $(CLI_OBJS) $(BUILD)/libtracecheck.a $(LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(BUILD)/libtracecheck.a $(LIBS)
 
 $(TRACECHECK_SAN): $(SAN_CLI_OBJS) $(BUILD)/san/libtracecheck.a
 	$(call say,LD,$@)
-	$(Q)$(CC) $(SAN_FLAGS) -o $@ $(SAN_CLI_OBJS) $(BUILD)/san/libtracecheck.a $(LIBS)
+	$(Q)$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $@ $(SAN_CLI_OBJS) $(BUILD)/san/libtracecheck.a $(LIBS)
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# Not those of $(BUILD)/deb: the package build's copy of the tree has its own
+# build directory, whose dependency files name this tree's targets.
+-include $(shell find $(BUILD) -path '$(BUILD)/deb' -prune -o -name '*.d' -print 2>/dev/null)
 
 include .ci/deps.mk
 include tests/tests.mk
@@ -99,6 +106,7 @@ include tests/split/split.mk
 include tests/ci/ci.mk
 include parsers/install.mk
 include reports/reports.mk
+include tests/deb/deb.mk
 
 .PHONY: check
 check: ensure-deps

@@ -16,6 +16,13 @@ DEB_PACKAGES := make clang llvm llvm-dev libclang-rt-dev afl++ \
 # libxml2-utils (xmllint) reads back the JUnit XML of `tracecheck validate`
 # in make check (check-reports); python3-jsonschema validates its SARIF.
 
+# debhelper, dpkg-dev, fakeroot and lintian build and check the Debian
+# packages of debian/ (make deb, and make check's check-deb:
+# tests/deb/deb.mk). fakeroot is dpkg-buildpackage's way to gain root for
+# the binary targets; debian/control says Rules-Requires-Root: no, so this
+# build runs without it, but dpkg-buildpackage -rfakeroot uses it.
+DEB_PACKAGES += debhelper dpkg-dev fakeroot lintian
+
 # python3-matplotlib draws the coverage plot of `make fuzz-bench`
 # (docs/fuzzing.md); llvm gives it llvm-profdata and llvm-cov.
 DEB_PACKAGES += python3-matplotlib

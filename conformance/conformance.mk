@@ -37,9 +37,13 @@ TOOL_PATH ?=
 TOOL_FLAGS := $(if $(TOOL_PATH),--tool-path '$(TOOL_PATH)')
 
 # The default case directory is the source tree's: the program is often built
-# outside it (BUILD=/tmp/...).
+# outside it (BUILD=/tmp/...). A packaged program is built with
+# TC_SOURCE_DIR= (debian/rules): it must find its installed cases
+# (../share/tracecheck/cases), not those of a build tree that is gone, and
+# the build path stays out of the binary.
+TC_SOURCE_DIR ?= $(CURDIR)
 $(BUILD)/obj/cli/cmd_conformance.o $(BUILD)/san/cli/cmd_conformance.o: \
-    CPPFLAGS += -DTC_SOURCE_DIR='"$(CURDIR)"'
+    CPPFLAGS += $(if $(TC_SOURCE_DIR),-DTC_SOURCE_DIR='"$(TC_SOURCE_DIR)"')
 
 # LLVM's reader of every version Debian 12 ships besides the default one
 # (llvm-xray is LLVM 14's): the runner knows each as llvm-xray-N (the program

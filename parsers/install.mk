@@ -35,7 +35,7 @@ $(DIST)/libtracecheck.ver: $(DIST)/public.syms
 # program, the tests and the fuzzers link the internal static archive.
 $(BUILD)/$(SO_REAL): $(LIB_OBJS) $(DIST)/libtracecheck.ver
 	$(call say,LD,$@)
-	$(Q)$(CC) -shared -Wl,-soname,$(SO_NAME) -Wl,--version-script=$(DIST)/libtracecheck.ver \
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SO_NAME) -Wl,--version-script=$(DIST)/libtracecheck.ver \
 	    -Wl,--no-undefined -o $@ $(LIB_OBJS) $(LIBS)
 
 $(BUILD)/$(SO_NAME) $(BUILD)/libtracecheck.so: $(BUILD)/$(SO_REAL)

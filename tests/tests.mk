@@ -11,7 +11,7 @@ UNIT := $(BUILD)/san/tests/unit
 $(UNIT_OBJS): CPPFLAGS += -D_GNU_SOURCE
 
 $(UNIT): $(UNIT_OBJS) $(BUILD)/san/libtracecheck.a
-	$(CC) $(SAN_FLAGS) -o $@ $(UNIT_OBJS) $(BUILD)/san/libtracecheck.a -lcunit $(LIBS)
+	$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(BUILD)/san/libtracecheck.a -lcunit $(LIBS)
 
 .PHONY: unit check-unit
 unit: $(UNIT)
