@@ -1,7 +1,9 @@
 /* Report kinds by name, writer construction, and the report set that feeds
  * several writers and the per-rule summary from one stream of findings. */
+#include <stdio.h>
 #include <string.h>
 
+#include "../parsers/common/formats.h"
 #include "report.h"
 #include "report_writers.h"
 
@@ -19,6 +21,15 @@ static const char *const kind_exts[TC_REPORT__COUNT] = {"txt", "json", "xml", "s
 const char *tc_report_docs_base(const tc_report_opts *opts)
 {
     return opts && opts->docs_uri ? opts->docs_uri : TC_DOCS_URI;
+}
+
+void tc_report_rule_uri(const tc_report_opts *opts, const tc_rule_info *r, char *buf,
+                        size_t size)
+{
+    const char *base = tc_report_docs_base(opts);
+    size_t n = strlen(base);
+    snprintf(buf, size, "%s%sdocs/rules/%s.md#%s", base, n && base[n - 1] != '/' ? "/" : "",
+             tc_rule_page(r), r->id);
 }
 
 tc_report_kind tc_report_kind_from_name(const char *name)

@@ -95,6 +95,12 @@ typedef struct tc_report_opts {
  * program was built from (TC_DOCS_URI). */
 const char *tc_report_docs_base(const tc_report_opts *opts);
 
+/* A rule's documentation: BASE/docs/rules/PAGE.md#RULE-ID, cut to size
+ * (a base URI longer than TC_REPORT_URI_MAX - 100 bytes is not a use case). */
+#define TC_REPORT_URI_MAX 4096
+void tc_report_rule_uri(const tc_report_opts *opts, const tc_rule_info *r, char *buf,
+                        size_t size);
+
 typedef struct tc_report_writer tc_report_writer;
 struct tc_report_writer {
     void (*input_begin)(tc_report_writer *w, const char *path);

@@ -16,7 +16,6 @@
 
 #include "conformance_report.h"
 #include "report_writers.h"
-#include "../parsers/common/formats.h"
 
 typedef struct html_writer {
     tc_report_writer base;
@@ -136,18 +135,16 @@ static void rule_table(FILE *f, const tc_report_writer *base, const tc_rule_tall
         free(v);
         return;
     }
-    const char *docs = tc_report_docs_base(&base->opts);
-    size_t nd = strlen(docs);
     fputs("<h2>Rules with findings</h2>\n<table>\n<tr><th>severity</th><th>rule</th>"
           "<th>what it says</th><th>inputs</th><th>findings</th><th>first at</th></tr>\n", f);
     for (size_t i = 0; i < n; i++) {
         const tc_rule_stat *s = v[i];
         const char *sev = tc_severity_name(s->rule->severity);
+        char uri[TC_REPORT_URI_MAX];
+        tc_report_rule_uri(&base->opts, s->rule, uri, sizeof uri);
         fprintf(f, "<tr id=\"%s\"><td class=\"%s\">%s</td><td><a href=\"", s->rule->id, sev, sev);
-        tc_conf_html_text(f, docs);
-        fprintf(f, "%sdocs/rules/%s.md#%s\"><code>%s</code></a></td><td>",
-                nd && docs[nd - 1] != '/' ? "/" : "", tc_rule_page(s->rule), s->rule->id,
-                s->rule->id);
+        tc_conf_html_text(f, uri);
+        fprintf(f, "\"><code>%s</code></a></td><td>", s->rule->id);
         tc_conf_html_text(f, s->rule->summary);
         fprintf(f, "</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%" PRIu64 "</td><td>",
                 s->files, s->findings);

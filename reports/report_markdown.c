@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "report_writers.h"
-#include "../parsers/common/formats.h"
 #include "../parsers/common/utf8.h"
 
 #define MD_INPUT_ROWS 100
@@ -32,12 +31,16 @@ typedef struct md_writer {
     int oom;
 } md_writer;
 
-/* Text in a table cell: one line, the characters that GFM or HTML would
- * read as markup escaped, bytes that are not UTF-8 as U+FFFD. */
-static void cell(FILE *f, const char *s)
+/* Text in a table cell, on one line, bytes that are not UTF-8 as U+FFFD.
+ * As prose (as_code 0): the characters GFM or HTML would read as markup
+ * escaped. As a code span (paths, locations), where nothing is markup but
+ * the backtick that would end it (written as ') and, in a table, the pipe. */
+static void md_text(FILE *f, const char *s, int as_code)
 {
     const unsigned char *p = (const unsigned char *)(s ? s : "");
     size_t n = strlen((const char *)p);
+    if (as_code)
+        putc('`', f);
     for (size_t i = 0; i < n;) {
         unsigned char c = p[i];
         if (c >= 0x80) {
@@ -46,45 +49,22 @@ static void cell(FILE *f, const char *s)
             i += len ? len : 1;
             continue;
         }
-        if (c == '<')
-            fputs("&lt;", f);
-        else if (c == '>')
-            fputs("&gt;", f);
-        else if (c == '&')
-            fputs("&amp;", f);
-        else if (c < 0x20 || c == 0x7f)
-            putc(' ', f);
-        else {
-            if (strchr("\\`*_[]|#!~", c))
-                putc('\\', f);
-            putc(c, f);
-        }
         i++;
+        if (c < 0x20 || c == 0x7f)
+            putc(' ', f);
+        else if (as_code)
+            fprintf(f, "%s%c", c == '|' ? "\\" : "", c == '`' ? '\'' : c);
+        else if (c == '<' || c == '>' || c == '&')
+            fputs(c == '<' ? "&lt;" : c == '>' ? "&gt;" : "&amp;", f);
+        else
+            fprintf(f, "%s%c", strchr("\\`*_[]|#!~", c) ? "\\" : "", c);
     }
+    if (as_code)
+        putc('`', f);
 }
 
-/* A path or location as a code span: nothing is markup inside one but the
- * backtick that would end it (written as ') and, in a table, the pipe. */
-static void code(FILE *f, const char *s)
-{
-    const unsigned char *p = (const unsigned char *)(s ? s : "");
-    size_t n = strlen((const char *)p);
-    putc('`', f);
-    for (size_t i = 0; i < n;) {
-        unsigned char c = p[i];
-        if (c >= 0x80) {
-            size_t len = tc_utf8_len(p + i, n - i);
-            fwrite(len ? (const char *)p + i : "\xef\xbf\xbd", 1, len ? len : 3, f);
-            i += len ? len : 1;
-            continue;
-        }
-        if (c == '|')
-            putc('\\', f);
-        putc(c == '`' ? '\'' : c < 0x20 || c == 0x7f ? ' ' : c, f);
-        i++;
-    }
-    putc('`', f);
-}
+static void cell(FILE *f, const char *s) { md_text(f, s, 0); }
+static void code(FILE *f, const char *s) { md_text(f, s, 1); }
 
 static void input_begin(tc_report_writer *base, const char *path)
 {
@@ -159,17 +139,15 @@ static void rule_table(FILE *f, const tc_report_writer *base, const tc_rule_tall
         free(v);
         return;
     }
-    const char *docs = tc_report_docs_base(&base->opts);
-    size_t nd = strlen(docs);
     fputs("\n| severity | rule | inputs | findings | first at |\n"
           "|---|---|---:|---:|---|\n", f);
     for (size_t i = 0; i < n; i++) {
         const tc_rule_stat *s = v[i];
-        /* Rule ids and page names are [A-Z0-9-] and [a-z-]: no escaping. */
-        fprintf(f, "| %s | [%s](%s%sdocs/rules/%s.md#%s) | %" PRIu64 " | %" PRIu64 " | ",
-                tc_severity_name(s->rule->severity), s->rule->id, docs,
-                nd && docs[nd - 1] != '/' ? "/" : "", tc_rule_page(s->rule), s->rule->id, s->files,
-                s->findings);
+        char uri[TC_REPORT_URI_MAX];
+        tc_report_rule_uri(&base->opts, s->rule, uri, sizeof uri);
+        /* Rule ids are [A-Z0-9-]: no escaping. */
+        fprintf(f, "| %s | [%s](%s) | %" PRIu64 " | %" PRIu64 " | ",
+                tc_severity_name(s->rule->severity), s->rule->id, uri, s->files, s->findings);
         for (size_t j = 0; j < s->nloc; j++) {
             fputs(j ? ", " : "", f);
             code(f, s->loc[j]);
