@@ -1,6 +1,7 @@
 /* Report kinds by name, writer construction, and the report set that feeds
  * several writers and the per-rule summary from one stream of findings. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../parsers/common/formats.h"
@@ -57,6 +58,22 @@ const char *tc_severity_name(tc_severity s)
     case TC_WARNING: return "warning";
     default: return "note";
     }
+}
+
+tc_report_writer *tc_report_writer_new(
+    size_t size, void (*input_begin)(tc_report_writer *, const char *),
+    void (*diag)(tc_report_writer *, const tc_diag *),
+    void (*input_end)(tc_report_writer *, const char *, int, const tc_summary *, const char *),
+    void (*close)(tc_report_writer *, const tc_report_totals *))
+{
+    tc_report_writer *w = calloc(1, size);
+    if (w) {
+        w->input_begin = input_begin;
+        w->diag = diag;
+        w->input_end = input_end;
+        w->close = close;
+    }
+    return w;
 }
 
 tc_report_writer *tc_report_open(tc_report_kind kind, FILE *out, const tc_report_opts *opts)

@@ -147,12 +147,5 @@ static void close_writer(tc_report_writer *base, const tc_report_totals *t)
 
 tc_report_writer *tc_report_json_new(void)
 {
-    json_writer *w = calloc(1, sizeof *w);
-    if (!w)
-        return NULL;
-    w->base.input_begin = input_begin;
-    w->base.diag = diag;
-    w->base.input_end = input_end;
-    w->base.close = close_writer;
-    return &w->base;
+    return tc_report_writer_new(sizeof(json_writer), input_begin, diag, input_end, close_writer);
 }

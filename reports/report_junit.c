@@ -204,16 +204,11 @@ static void close_writer(tc_report_writer *base, const tc_report_totals *t)
 
 tc_report_writer *tc_report_junit_new(void)
 {
-    junit_writer *w = calloc(1, sizeof *w);
-    if (!w)
-        return NULL;
-    if (!(w->cases = open_memstream(&w->cases_buf, &w->cases_len))) {
+    junit_writer *w = (junit_writer *)tc_report_writer_new(sizeof(junit_writer), input_begin, diag,
+                                                           input_end, close_writer);
+    if (w && !(w->cases = open_memstream(&w->cases_buf, &w->cases_len))) {
         free(w);
         return NULL;
     }
-    w->base.input_begin = input_begin;
-    w->base.diag = diag;
-    w->base.input_end = input_end;
-    w->base.close = close_writer;
-    return &w->base;
+    return w ? &w->base : NULL;
 }

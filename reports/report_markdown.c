@@ -193,12 +193,5 @@ static void close_writer(tc_report_writer *base, const tc_report_totals *t)
 
 tc_report_writer *tc_report_markdown_new(void)
 {
-    md_writer *w = calloc(1, sizeof *w);
-    if (!w)
-        return NULL;
-    w->base.input_begin = input_begin;
-    w->base.diag = diag;
-    w->base.input_end = input_end;
-    w->base.close = close_writer;
-    return &w->base;
+    return tc_report_writer_new(sizeof(md_writer), input_begin, diag, input_end, close_writer);
 }

@@ -5,6 +5,14 @@
 
 #include "report.h"
 
+/* A zeroed writer of `size` bytes (a struct whose first member is the
+ * tc_report_writer) with its four functions set; NULL when out of memory. */
+tc_report_writer *tc_report_writer_new(
+    size_t size, void (*input_begin)(tc_report_writer *, const char *),
+    void (*diag)(tc_report_writer *, const tc_diag *),
+    void (*input_end)(tc_report_writer *, const char *, int, const tc_summary *, const char *),
+    void (*close)(tc_report_writer *, const tc_report_totals *));
+
 tc_report_writer *tc_report_text_new(void);
 tc_report_writer *tc_report_json_new(void);
 tc_report_writer *tc_report_junit_new(void);
