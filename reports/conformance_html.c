@@ -14,9 +14,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "../parsers/common/utf8.h"
 #include "../conformance/runner/generate.h"
 #include "conformance_report.h"
+#include "report_writers.h"
 
 /* How much of a child's standard error a cell shows. */
 #define STDERR_SHOWN 2000
@@ -30,13 +30,7 @@ void tc_conf_html_text(FILE *f, const char *s)
     size_t n = strlen((const char *)p);
     for (size_t i = 0; i < n; i++) {
         if (p[i] >= 0x80) {
-            size_t len = tc_utf8_len(p + i, n - i);
-            if (len) {
-                fwrite(p + i, 1, len, f);
-                i += len - 1;
-            } else {
-                fputs("\xef\xbf\xbd", f);
-            }
+            i += tc_report_utf8_char(f, p + i, n - i) - 1;
             continue;
         }
         switch (p[i]) {

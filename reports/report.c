@@ -1,5 +1,6 @@
 /* Report kinds by name, writer construction, and the report set that feeds
  * several writers and the per-rule summary from one stream of findings. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,29 @@ const char *tc_severity_name(tc_severity s)
     case TC_ERROR: return "error";
     case TC_WARNING: return "warning";
     default: return "note";
+    }
+}
+
+void tc_report_count(FILE *f, uint64_t n, const char *noun)
+{
+    fprintf(f, "%" PRIu64 " %s%s", n, noun, n == 1 ? "" : "s");
+}
+
+void tc_report_findings(FILE *f, uint64_t errors, uint64_t warnings, uint64_t notes)
+{
+    tc_report_count(f, errors, "error");
+    fputs(", ", f);
+    tc_report_count(f, warnings, "warning");
+    fputs(", ", f);
+    tc_report_count(f, notes, "note");
+}
+
+const char *tc_report_status_name(int status)
+{
+    switch (status) {
+    case TC_INPUT_VALID: return "valid";
+    case TC_INPUT_INVALID: return "invalid";
+    default: return "unreadable";
     }
 }
 

@@ -118,6 +118,8 @@ tc_report_writer *tc_report_open(tc_report_kind kind, FILE *out, const tc_report
 void tc_report_on_diag(void *writer, const tc_diag *d);
 
 const char *tc_severity_name(tc_severity s);
+/* "valid", "invalid" or "unreadable": an input's status (TC_INPUT_*). */
+const char *tc_report_status_name(int status);
 
 /* ---- one input's findings, kept for later ---- */
 

@@ -6,6 +6,17 @@
 
 static const char replacement[] = "\xef\xbf\xbd"; /* U+FFFD */
 
+size_t tc_report_utf8_char(FILE *f, const unsigned char *p, size_t n)
+{
+    size_t len = tc_utf8_len(p, n);
+    if (!len) {
+        fputs(replacement, f);
+        return 1;
+    }
+    fwrite(p, 1, len, f);
+    return len;
+}
+
 void tc_report_json_string(FILE *f, const char *s)
 {
     const unsigned char *p = (const unsigned char *)(s ? s : "");
@@ -14,14 +25,7 @@ void tc_report_json_string(FILE *f, const char *s)
     for (size_t i = 0; i < n;) {
         unsigned char c = p[i];
         if (c >= 0x80) {
-            size_t len = tc_utf8_len(p + i, n - i);
-            if (len) {
-                fwrite(p + i, 1, len, f);
-                i += len;
-            } else {
-                fputs(replacement, f);
-                i++;
-            }
+            i += tc_report_utf8_char(f, p + i, n - i);
             continue;
         }
         switch (c) {
@@ -49,16 +53,12 @@ void tc_report_xml_text(FILE *f, const char *s)
     for (size_t i = 0; i < n;) {
         unsigned char c = p[i];
         if (c >= 0x80) {
-            size_t len = tc_utf8_len(p + i, n - i);
             /* U+FFFE and U+FFFF are not XML characters either. */
-            if (len == 3 && c == 0xef && p[i + 1] == 0xbf && p[i + 2] >= 0xbe)
-                len = 0;
-            if (len) {
-                fwrite(p + i, 1, len, f);
-                i += len;
-            } else {
+            if (c == 0xef && n - i >= 3 && p[i + 1] == 0xbf && p[i + 2] >= 0xbe) {
                 fputs(replacement, f);
                 i++;
+            } else {
+                i += tc_report_utf8_char(f, p + i, n - i);
             }
             continue;
         }

@@ -41,17 +41,6 @@ static const char style[] =
     "h3{font-size:1em;font-family:monospace;word-break:break-all}"
     "ol{padding-left:2em}li{margin:.3em 0}";
 
-static const char *s_(uint64_t n) { return n == 1 ? "" : "s"; }
-
-static const char *status_name(int status)
-{
-    switch (status) {
-    case TC_INPUT_VALID: return "valid";
-    case TC_INPUT_INVALID: return "invalid";
-    default: return "unreadable";
-    }
-}
-
 static void input_begin(tc_report_writer *base, const char *path)
 {
     html_writer *w = (html_writer *)base;
@@ -106,15 +95,14 @@ static void input_end(tc_report_writer *base, const char *path, int status, cons
         tc_conf_html_text(f, path);
         fprintf(f, "</h3>\n<p><span class=\"%s\">%s</span>", status == TC_INPUT_VALID ? "note"
                                                                                        : "error",
-                status_name(status));
+                tc_report_status_name(status));
         if (status == TC_INPUT_UNREADABLE) {
             fputs(": ", f);
             tc_conf_html_text(f, error);
         } else {
-            fprintf(f, ", %s: %" PRIu64 " error%s, %" PRIu64 " warning%s, %" PRIu64 " note%s",
-                    s->format == TC_FORMAT_AUTO ? "unknown format" : tc_format_name(s->format),
-                    s->errors, s_(s->errors), s->warnings, s_(s->warnings), s->notes,
-                    s_(s->notes));
+            fprintf(f, ", %s: ",
+                    s->format == TC_FORMAT_AUTO ? "unknown format" : tc_format_name(s->format));
+            tc_report_findings(f, s->errors, s->warnings, s->notes);
         }
         fputs("</p>\n", f);
         if (w->cur_buf)
@@ -172,12 +160,12 @@ static void close_writer(tc_report_writer *base, const tc_report_totals *t)
                "<h1>tracecheck validate: %s</h1>\n<p>",
             t->exit_status == 0 ? "passed" : "failed", style,
             t->exit_status == 0 ? "passed" : "failed");
-    fprintf(f, "%" PRIu64 " input%s: %" PRIu64 " valid, %" PRIu64 " invalid, %" PRIu64
-               " unreadable; %" PRIu64 " error%s, %" PRIu64 " warning%s, %" PRIu64
-               " note%s in %.1f MB. Exit status %d. tracecheck %s.</p>\n",
-            t->inputs, s_(t->inputs), t->valid, t->invalid, t->unreadable, t->errors,
-            s_(t->errors), t->warnings, s_(t->warnings), t->notes, s_(t->notes),
-            (double)t->bytes / 1e6, t->exit_status, TC_VERSION_STRING);
+    tc_report_count(f, t->inputs, "input");
+    fprintf(f, ": %" PRIu64 " valid, %" PRIu64 " invalid, %" PRIu64 " unreadable; ", t->valid,
+            t->invalid, t->unreadable);
+    tc_report_findings(f, t->errors, t->warnings, t->notes);
+    fprintf(f, " in %.1f MB. Exit status %d. tracecheck %s.</p>\n", (double)t->bytes / 1e6,
+            t->exit_status, TC_VERSION_STRING);
     rule_table(f, base, t->rules);
     if (w->shown) {
         fprintf(f, "<h2>Inputs with findings (%" PRIu64 ")</h2>\n", w->shown);

@@ -78,22 +78,13 @@ static void diag(tc_report_writer *base, const tc_diag *d)
     fputc('}', f);
 }
 
-static const char *status_name(int status)
-{
-    switch (status) {
-    case TC_INPUT_VALID: return "valid";
-    case TC_INPUT_INVALID: return "invalid";
-    default: return "unreadable";
-    }
-}
-
 static void input_end(tc_report_writer *base, const char *path, int status, const tc_summary *s,
                       const char *error)
 {
     (void)path;
     FILE *f = base->out;
     fputs("],", f);
-    str(f, "status", status_name(status));
+    str(f, "status", tc_report_status_name(status));
     if (status == TC_INPUT_UNREADABLE) {
         fputc(',', f);
         str(f, "error", error);

@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "report_writers.h"
-#include "../parsers/common/utf8.h"
 
 #define MD_INPUT_ROWS 100
 
@@ -44,9 +43,7 @@ static void md_text(FILE *f, const char *s, int as_code)
     for (size_t i = 0; i < n;) {
         unsigned char c = p[i];
         if (c >= 0x80) {
-            size_t len = tc_utf8_len(p + i, n - i);
-            fwrite(len ? (const char *)p + i : "\xef\xbf\xbd", 1, len ? len : 3, f);
-            i += len ? len : 1;
+            i += tc_report_utf8_char(f, p + i, n - i);
             continue;
         }
         i++;
@@ -86,15 +83,6 @@ static void diag(tc_report_writer *base, const tc_diag *d)
     w->has_first = 1;
 }
 
-static const char *status_mark(int status)
-{
-    switch (status) {
-    case TC_INPUT_VALID: return "valid";
-    case TC_INPUT_INVALID: return "**invalid**";
-    default: return "**unreadable**";
-    }
-}
-
 static void input_end(tc_report_writer *base, const char *path, int status, const tc_summary *s,
                       const char *error)
 {
@@ -109,7 +97,7 @@ static void input_end(tc_report_writer *base, const char *path, int status, cons
     w->listed++;
     fputs("| ", f);
     code(f, path);
-    fprintf(f, " | %s | ", status_mark(status));
+    fprintf(f, status == TC_INPUT_VALID ? " | %s | " : " | **%s** | ", tc_report_status_name(status));
     if (status == TC_INPUT_UNREADABLE) {
         fputs("| | | | ", f);
         cell(f, error);
@@ -124,11 +112,6 @@ static void input_end(tc_report_writer *base, const char *path, int status, cons
         }
     }
     fputs(" |\n", f);
-}
-
-static void plural(FILE *f, uint64_t n, const char *one, const char *many)
-{
-    fprintf(f, "%" PRIu64 " %s", n, n == 1 ? one : many);
 }
 
 static void rule_table(FILE *f, const tc_report_writer *base, const tc_rule_tally *tally)
@@ -166,14 +149,10 @@ static void close_writer(tc_report_writer *base, const tc_report_totals *t)
     if (w->rows)
         fclose(w->rows);
     fprintf(f, "## tracecheck: %s\n\n", t->exit_status == 0 ? "passed" : "failed");
-    plural(f, t->inputs, "input", "inputs");
+    tc_report_count(f, t->inputs, "input");
     fprintf(f, ": %" PRIu64 " valid, %" PRIu64 " invalid, %" PRIu64 " unreadable; ", t->valid,
             t->invalid, t->unreadable);
-    plural(f, t->errors, "error", "errors");
-    fputs(", ", f);
-    plural(f, t->warnings, "warning", "warnings");
-    fputs(", ", f);
-    plural(f, t->notes, "note", "notes");
+    tc_report_findings(f, t->errors, t->warnings, t->notes);
     fprintf(f, " in %.1f MB. Exit status %d.\n", (double)t->bytes / 1e6, t->exit_status);
     rule_table(f, base, t->rules);
     if (w->listed) {

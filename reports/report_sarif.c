@@ -259,15 +259,6 @@ static void input_end(tc_report_writer *base, const char *path, int status, cons
     fputs("}}]}", w->notes);
 }
 
-static const char *status_name(int status)
-{
-    switch (status) {
-    case TC_INPUT_VALID: return "valid";
-    case TC_INPUT_INVALID: return "invalid";
-    default: return "unreadable";
-    }
-}
-
 static void rule_summary(FILE *f, const tc_rule_tally *tally)
 {
     size_t n = 0;
@@ -307,7 +298,7 @@ static void close_writer(tc_report_writer *base, const tc_report_totals *t)
             /* The size is known when a parser read the input to its end. */
             if (a->status != TC_INPUT_UNREADABLE && a->format != TC_FORMAT_AUTO)
                 fprintf(f, ",\"length\":%" PRIu64, a->bytes);
-            fprintf(f, ",\"properties\":{\"input\":true,\"status\":\"%s\"", status_name(a->status));
+            fprintf(f, ",\"properties\":{\"input\":true,\"status\":\"%s\"", tc_report_status_name(a->status));
             if (a->status != TC_INPUT_UNREADABLE)
                 fprintf(f, ",\"format\":\"%s\"",
                         a->format == TC_FORMAT_AUTO ? "unknown" : tc_format_name(a->format));

@@ -64,15 +64,6 @@ static void diag(tc_report_writer *base, const tc_diag *d)
     fputc('\n', f);
 }
 
-static const char *status_name(int status)
-{
-    switch (status) {
-    case TC_INPUT_VALID: return "valid";
-    case TC_INPUT_INVALID: return "invalid";
-    default: return "unreadable";
-    }
-}
-
 static void input_end(tc_report_writer *base, const char *path, int status, const tc_summary *s,
                       const char *error)
 {
@@ -91,7 +82,7 @@ static void input_end(tc_report_writer *base, const char *path, int status, cons
         w->yaml_buf = NULL;
         return;
     }
-    fprintf(f, "  ---\n  status: %s\n", status_name(status));
+    fprintf(f, "  ---\n  status: %s\n", tc_report_status_name(status));
     if (status == TC_INPUT_UNREADABLE) {
         fputs("  error: ", f);
         tc_report_json_string(f, error);

@@ -58,11 +58,6 @@ static void input_end(tc_report_writer *w, const char *path, int status, const t
         fprintf(w->out, "%s: %serror:%s %s\n", path, colour(w, TC_ERROR), reset(w), error);
 }
 
-static void plural(FILE *f, uint64_t n, const char *one, const char *many)
-{
-    fprintf(f, "%" PRIu64 " %s", n, n == 1 ? one : many);
-}
-
 /* One line a rule: what a tracer author reads first. Never ": error: ", so
  * that a count of finding lines stays a count of findings. */
 static void rule_summary(tc_report_writer *w, const tc_rule_tally *tally)
@@ -77,9 +72,9 @@ static void rule_summary(tc_report_writer *w, const tc_rule_tally *tally)
         const tc_rule_stat *s = v[i];
         fprintf(f, "  %s%-7s%s %-36s ", colour(w, s->rule->severity),
                 tc_severity_name(s->rule->severity), reset(w), s->rule->id);
-        plural(f, s->files, "input", "inputs");
+        tc_report_count(f, s->files, "input");
         fputs(", ", f);
-        plural(f, s->findings, "finding", "findings");
+        tc_report_count(f, s->findings, "finding");
         for (size_t j = 0; j < s->nloc; j++)
             fprintf(f, "%s%s", j ? ", " : "; first at ", s->loc[j]);
         if (s->findings > s->nloc)
@@ -107,16 +102,12 @@ static void close_writer(tc_report_writer *w, const tc_report_totals *t)
     if (t->rules && wants_summary(w, t->rules))
         rule_summary(w, t->rules);
     fputs("tracecheck: ", f);
-    plural(f, t->inputs, "input", "inputs");
+    tc_report_count(f, t->inputs, "input");
     fprintf(f, ", %" PRIu64 " valid, %" PRIu64 " invalid", t->valid, t->invalid);
     if (t->unreadable)
         fprintf(f, ", %" PRIu64 " unreadable", t->unreadable);
     fputs("; ", f);
-    plural(f, t->errors, "error", "errors");
-    fputs(", ", f);
-    plural(f, t->warnings, "warning", "warnings");
-    fputs(", ", f);
-    plural(f, t->notes, "note", "notes");
+    tc_report_findings(f, t->errors, t->warnings, t->notes);
     fprintf(f, " (%.1f MB in %.2f s)\n", (double)t->bytes / 1e6, t->seconds);
     free(w);
 }

@@ -13,6 +13,11 @@ tc_report_writer *tc_report_writer_new(
     void (*input_end)(tc_report_writer *, const char *, int, const tc_summary *, const char *),
     void (*close)(tc_report_writer *, const tc_report_totals *));
 
+/* "1 error", "2 errors": n and the noun, plural but for 1. */
+void tc_report_count(FILE *f, uint64_t n, const char *noun);
+/* "E errors, W warnings, N notes". */
+void tc_report_findings(FILE *f, uint64_t errors, uint64_t warnings, uint64_t notes);
+
 tc_report_writer *tc_report_text_new(void);
 tc_report_writer *tc_report_json_new(void);
 tc_report_writer *tc_report_junit_new(void);
@@ -20,6 +25,10 @@ tc_report_writer *tc_report_sarif_new(void);
 tc_report_writer *tc_report_tap_new(void);
 tc_report_writer *tc_report_markdown_new(void);
 tc_report_writer *tc_report_html_new(void);
+
+/* The character at p (p[0] >= 0x80, n bytes left): copied when it is
+ * valid UTF-8, else U+FFFD for its first byte. Returns the bytes consumed. */
+size_t tc_report_utf8_char(FILE *f, const unsigned char *p, size_t n);
 
 /* A JSON string literal (RFC 8259), quotes included. Paths are bytes, not
  * text: a byte that does not start valid UTF-8 is written as U+FFFD, so
