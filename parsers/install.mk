@@ -86,13 +86,12 @@ uninstall:
 # ---- check-install ----
 
 STAGE := $(abspath $(BUILD))/stage
-EXAMPLE_CFLAGS := -std=c11 -Wall -Wextra -Werror -O1
 
 # The install runs in a sub-make on files this target already built, so it
 # rebuilds nothing; everything it writes is under $(BUILD)/stage and
 # $(BUILD)/destdir, which no other target touches.
 .PHONY: check-install
-check-install: $(INSTALL_FILES) docs/examples/producer_test.c
+check-install: $(INSTALL_FILES) docs/examples/producer_test.c tests/producer-test
 	@rm -rf $(STAGE) $(BUILD)/destdir
 	@$(MAKE) --no-print-directory -s install BUILD=$(BUILD) PREFIX=$(STAGE) >/dev/null
 	@# Only the public API is exported, and all of it.
@@ -105,17 +104,8 @@ check-install: $(INSTALL_FILES) docs/examples/producer_test.c
 	@test "$$(readelf -d $(STAGE)/lib/$(SO_REAL) | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')" = $(SO_NAME) || \
 	    { echo "check-install: the SONAME is not $(SO_NAME)" >&2; exit 1; }
 	@# The example producer test, against the installed copy only.
-	$(Q)export PKG_CONFIG_PATH=$(STAGE)/lib/pkgconfig; \
-	$(CC) $(EXAMPLE_CFLAGS) -o $(BUILD)/dist/producer_test docs/examples/producer_test.c \
-	    $$(pkg-config --cflags --libs tracecheck) && \
-	$(CC) $(EXAMPLE_CFLAGS) -o $(BUILD)/dist/producer_test_static docs/examples/producer_test.c \
-	    $$(pkg-config --static --cflags --libs tracecheck | sed 's/-ltracecheck\b/-l:libtracecheck.a/')
-	@readelf -d $(BUILD)/dist/producer_test | grep -q 'NEEDED.*\[$(SO_NAME)\]' || \
-	    { echo "check-install: the shared example does not use $(SO_NAME)" >&2; exit 1; }
-	@! readelf -d $(BUILD)/dist/producer_test_static | grep -q 'NEEDED.*libtracecheck' || \
-	    { echo "check-install: the static example needs libtracecheck.so" >&2; exit 1; }
-	$(Q)LD_LIBRARY_PATH=$(STAGE)/lib $(BUILD)/dist/producer_test
-	$(Q)$(BUILD)/dist/producer_test_static
+	$(Q)PKG_CONFIG_PATH=$(STAGE)/lib/pkgconfig CC="$(CC)" \
+	    tests/producer-test check-install $(STAGE)/lib $(SO_NAME) $(BUILD)/dist
 	@# The man page renders without a warning.
 	@out=$$(LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z $(STAGE)/share/man/man1/tracecheck.1 2>&1); \
 	    test -z "$$out" || { echo "$$out" >&2; echo "check-install: groff warns on docs/tracecheck.1" >&2; exit 1; }
