@@ -155,6 +155,7 @@ static inline void lib_ovni_model_event(tc_ovni_model *m, const tc_ovni_event *e
     tc_ovni_model_event(m, ev);
 }
 static inline void lib_ovni_model_finish(tc_ovni_model *m) { tc_ovni_model_finish(m); }
+static inline void lib_ovni_model_free(tc_ovni_model *m) { tc_ovni_model_free(m); }
 static inline void lib_ovni_dump(tc_jsonl *w, const tc_ovni_dump_record *rec)
 {
     tc_ovni_dump(w, rec);

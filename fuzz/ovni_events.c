@@ -138,6 +138,7 @@ void ov_parse_stream(ov_run *run, tc_reader *r, const ov_opts *o)
             if (o->models)
                 lib_ovni_model_finish(&model);
         }
+        lib_ovni_model_free(&model);
         FUZZ_ASSERT_MSG(lib_ovni_stream_count(s) == run->nevents,
                         "the stream counts %" PRIu64 " events, %zu were delivered",
                         lib_ovni_stream_count(s), run->nevents);

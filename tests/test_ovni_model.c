@@ -49,6 +49,7 @@ static void run(const char *json, const ob *o, ot_result *r)
             tc_ovni_model_event(&model, &ev);
         tc_ovni_model_finish(&model);
     }
+    tc_ovni_model_free(&model);
     tc_ovni_stream_free(st);
     tc_ovni_meta_free(&m);
 }

@@ -57,6 +57,8 @@ static int count_finding(tc_diag_sink *s, tc_rule_id rule, uint64_t offset)
     case TC_WARNING: s->warnings++; break;
     case TC_NOTE: s->notes++; break;
     }
+    if (s->wants)
+        return s->on_diag && s->wants(s->user, rule);
     return s->on_diag && s->count[rule] <= s->max_repeats;
 }
 

@@ -27,6 +27,9 @@ typedef struct tc_diag_sink {
     int pedantic;
     tc_context_fn context_fn;
     void *context_parser;
+    /* When set, decides instead of max_repeats whether a counted finding is
+     * formatted and passed on (diag_order.h keeps the first by its order). */
+    int (*wants)(void *user, tc_rule_id rule);
     uint64_t errors, warnings, notes;
     uint64_t first_error_offset;
     uint64_t count[TC_RULE__COUNT]; /* findings per rule, suppressed ones included */

@@ -32,6 +32,7 @@ typedef struct tc_ovni_event {
     uint64_t clock;
     int jumbo;
     uint32_t payload_len;   /* normal: 0 or size_code + 1; jumbo: the jumbo data's size */
+    int big_endian;         /* the stream's byte order, for the payload's fields */
     const uint8_t *payload; /* the payload or jumbo data; NULL when not held (see below) */
 } tc_ovni_event;
 

@@ -11,28 +11,21 @@
 #include "../common/fuzzbench.h"
 #include "../common/json.h"
 #include "ovni_meta.h"
-
-typedef struct walker {
-    tc_json *j;
-    tc_diag_sink *d;
-    tc_ovni_meta *m;
-    int failed; /* the tokenizer stopped */
-} walker;
-
-static const struct {
-    const char *name;
-    char letter;
-} model_table[] = {
-    {"ovni", 'O'}, {"nanos6", '6'}, {"nosv", 'V'},  {"kernel", 'K'},
-    {"openmp", 'P'}, {"tampi", 'T'}, {"mpi", 'M'}, {"nodes", 'D'},
-};
+#include "ovni_meta_walk.h"
+#include "ovni_models.h"
 
 char tc_ovni_model_letter(const char *name)
 {
-    for (size_t i = 0; i < sizeof model_table / sizeof model_table[0]; i++)
-        if (!strcmp(model_table[i].name, name))
-            return model_table[i].letter;
-    return 0;
+    tc_ovni_model_id m = tc_ovni_model_of_name(name);
+    return m == TC_OVNI_M_NONE ? 0 : tc_ovni_model_table[m].letter;
+}
+
+uint64_t tc_ovni_text_hash(const char *p, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)p[i]) * 1099511628211ull;
+    return h;
 }
 
 int tc_ovni_model_allowed(const tc_ovni_models *models, char m)
@@ -41,9 +34,8 @@ int tc_ovni_model_allowed(const tc_ovni_models *models, char m)
         return 1; /* ovni's own model is always enabled */
     if (!models->known)
         return -1;
-    for (size_t i = 0; i < sizeof model_table / sizeof model_table[0]; i++)
-        if (model_table[i].letter == m)
-            return models->letters[(unsigned char)m & 0x7f] != 0;
+    if (tc_ovni_model_of_letter((unsigned char)m) != TC_OVNI_M_NONE)
+        return models->letters[(unsigned char)m & 0x7f] != 0;
     /* A letter of no model tracecheck knows: it may be a required unknown one. */
     return models->unknown_required ? -1 : 0;
 }
@@ -53,6 +45,14 @@ void tc_ovni_meta_free(tc_ovni_meta *m)
     free(m->cpus);
     m->cpus = NULL;
     m->ncpus = 0;
+    for (size_t i = 0; i < m->nmarks; i++)
+        free(m->marks[i].labels);
+    free(m->marks);
+    m->marks = NULL;
+    m->nmarks = 0;
+    free(m->hwc);
+    m->hwc = NULL;
+    m->hwc_counters = 0;
 }
 
 void tc_ovni_report_at(tc_diag_sink *d, const tc_ovni_loc *at, tc_rule_id rule, const char *fmt,
@@ -71,7 +71,7 @@ void tc_ovni_report_at(tc_diag_sink *d, const tc_ovni_loc *at, tc_rule_id rule, 
 
 /* ---- tokens ---- */
 
-static void remember(walker *w, const tc_json_token *t, tc_ovni_loc *at)
+void tc_ovni_mw_remember(walker *w, const tc_json_token *t, tc_ovni_loc *at)
 {
     at->set = 1;
     at->offset = t->offset;
@@ -80,7 +80,7 @@ static void remember(walker *w, const tc_json_token *t, tc_ovni_loc *at)
     snprintf(at->path, sizeof at->path, "%s", tc_json_path(w->j));
 }
 
-static int next(walker *w, tc_json_token *t)
+int tc_ovni_mw_next(walker *w, tc_json_token *t)
 {
     if (w->failed)
         return 0;
@@ -90,14 +90,14 @@ static int next(walker *w, tc_json_token *t)
     return rc > 0;
 }
 
-static int skip(walker *w, const tc_json_token *t)
+int tc_ovni_mw_skip(walker *w, const tc_json_token *t)
 {
     if (tc_json_skip(w->j, t) < 0)
         w->failed = 1;
     return !w->failed;
 }
 
-static const char *what(const tc_json_token *t)
+const char *tc_ovni_mw_what(const tc_json_token *t)
 {
     switch (t->kind) {
     case TC_JSON_OBJECT_BEGIN: return "an object";
@@ -112,7 +112,7 @@ static const char *what(const tc_json_token *t)
 }
 
 /* An integer within int64. */
-static int integer(const tc_json_token *t, int64_t *v)
+int tc_ovni_mw_integer(const tc_json_token *t, int64_t *v)
 {
     if (t->kind != TC_JSON_NUMBER || !t->integer)
         return 0;
@@ -124,10 +124,10 @@ static int integer(const tc_json_token *t, int64_t *v)
     return 1;
 }
 
-static void wrong_type(walker *w, const tc_json_token *t, const char *key, const char *want)
+void tc_ovni_mw_wrong_type(walker *w, const tc_json_token *t, const char *key, const char *want)
 {
-    tc_json_report(w->j, t, TC_RULE_OVNI_META_TYPE, "%s is %s; %s is required", key, what(t), want);
-    skip(w, t);
+    tc_json_report(w->j, t, TC_RULE_OVNI_META_TYPE, "%s is %s; %s is required", key, tc_ovni_mw_what(t), want);
+    tc_ovni_mw_skip(w, t);
 }
 
 /* ---- ovni.* values ---- */
@@ -136,10 +136,10 @@ static void read_id(walker *w, const tc_json_token *t, const char *key, int64_t 
                     tc_ovni_loc *at)
 {
     int64_t v;
-    int kind = integer(t, &v);
-    remember(w, t, at); /* present, even when wrong: not also "missing" */
+    int kind = tc_ovni_mw_integer(t, &v);
+    tc_ovni_mw_remember(w, t, at); /* present, even when wrong: not also "missing" */
     if (!kind) {
-        wrong_type(w, t, key, "an integer");
+        tc_ovni_mw_wrong_type(w, t, key, "an integer");
         return;
     }
     if (kind == 2 || v <= 0 || v > INT32_MAX) {
@@ -154,9 +154,9 @@ static void read_id(walker *w, const tc_json_token *t, const char *key, int64_t 
 static void read_string(walker *w, const tc_json_token *t, const char *key, char *out,
                         size_t size, int *has, tc_ovni_loc *at)
 {
-    remember(w, t, at);
+    tc_ovni_mw_remember(w, t, at);
     if (t->kind != TC_JSON_STRING) {
-        wrong_type(w, t, key, "a string");
+        tc_ovni_mw_wrong_type(w, t, key, "a string");
         return;
     }
     snprintf(out, size, "%.*s", (int)t->len, t->text);
@@ -198,22 +198,24 @@ int tc_ovni_version_compatible(const int64_t want[3], const int64_t have[3])
     return want[0] == have[0] && TC_BUG(26, want[1] < have[1], want[1] <= have[1]);
 }
 
-/* Ruling 9: a model whose version tracecheck knows (ovni's own) required at
- * a version it does not provide. */
+/* Rulings 9 and 15: a model whose version tracecheck knows (every model of
+ * ovniemu 1.14.0) required at a version it does not provide. */
 static void check_version(walker *w, const tc_json_token *v, const char *name, char letter,
                           const int64_t want[3])
 {
-    if (letter != 'O')
-        return; /* the other models' versions are not known here */
+    tc_ovni_model_id id = tc_ovni_model_of_letter((unsigned char)letter);
+    if (id == TC_OVNI_M_NONE)
+        return; /* a model tracecheck does not know */
+    const char *version = tc_ovni_model_table[id].version;
     int64_t have[3];
-    tc_ovni_version_parse(TC_OVNI_MODEL_VERSION, strlen(TC_OVNI_MODEL_VERSION), have);
+    tc_ovni_version_parse(version, strlen(version), have);
     if (tc_ovni_version_compatible(want, have))
         return;
     tc_json_report(w->j, v, TC_RULE_OVNI_REQUIRE_VERSION,
-                   "ovni.require.%s is \"%.*s\", but ovni's model is %s here: a compatible version "
-                   "has major %" PRId64 " and minor %" PRId64 " or lower; the events of ovni's model in this "
-                   "stream are not judged",
-                   name, (int)v->len, v->text, TC_OVNI_MODEL_VERSION, have[0], have[1]);
+                   "ovni.require.%s is \"%.*s\", but the %s model is %s here: a compatible version "
+                   "has major %" PRId64 " and minor %" PRId64 " or lower; the events of the %s model "
+                   "in this stream are not judged",
+                   name, (int)v->len, v->text, name, version, have[0], have[1], name);
     w->m->models.incompatible[(unsigned char)letter] = 1;
 }
 
@@ -221,17 +223,17 @@ static void read_require(walker *w, const tc_json_token *open)
 {
     tc_ovni_models *mo = &w->m->models;
     if (open->kind != TC_JSON_OBJECT_BEGIN) {
-        wrong_type(w, open, "ovni.require", "an object of model name -> version");
+        tc_ovni_mw_wrong_type(w, open, "ovni.require", "an object of model name -> version");
         return;
     }
     mo->known = 1;
     tc_json_token k, v;
-    while (next(w, &k) && k.kind == TC_JSON_KEY) {
+    while (tc_ovni_mw_next(w, &k) && k.kind == TC_JSON_KEY) {
         char name[64];
         snprintf(name, sizeof name, "%.*s", (int)k.len, k.text);
         /* Known models by their whole name: "nosv\u0000x" is none of them. */
         int whole = !memchr(k.text, '\0', k.len);
-        if (!next(w, &v))
+        if (!tc_ovni_mw_next(w, &v))
             return;
         char letter = whole ? tc_ovni_model_letter(name) : 0;
         int64_t want[3];
@@ -246,8 +248,8 @@ static void read_require(walker *w, const tc_json_token *open)
             else
                 tc_json_report(w->j, &v, TC_RULE_OVNI_META_REQUIRE,
                                "ovni.require.%s is %s; a version string \"MAJOR.MINOR.PATCH\" is "
-                               "required", name, what(&v));
-            if (!skip(w, &v))
+                               "required", name, tc_ovni_mw_what(&v));
+            if (!tc_ovni_mw_skip(w, &v))
                 return;
         } else {
             check_version(w, &v, name, letter, want);
@@ -267,24 +269,24 @@ static int read_cpu(walker *w, const tc_json_token *open, tc_ovni_cpu *cpu)
     if (open->kind != TC_JSON_OBJECT_BEGIN) {
         tc_json_report(w->j, open, TC_RULE_OVNI_META_LOOM_CPUS,
                        "a CPU of ovni.loom_cpus is %s; {\"index\": I, \"phyid\": P} is required",
-                       what(open));
-        skip(w, open);
+                       tc_ovni_mw_what(open));
+        tc_ovni_mw_skip(w, open);
         return 0;
     }
     int has_index = 0, has_phyid = 0, ok = 1;
     tc_json_token k, v;
-    while (next(w, &k) && k.kind == TC_JSON_KEY) {
+    while (tc_ovni_mw_next(w, &k) && k.kind == TC_JSON_KEY) {
         int is_index = k.len == 5 && !memcmp(k.text, "index", 5);
         int is_phyid = k.len == 5 && !memcmp(k.text, "phyid", 5);
-        if (!next(w, &v))
+        if (!tc_ovni_mw_next(w, &v))
             return 0;
         if (!is_index && !is_phyid) {
-            if (!skip(w, &v))
+            if (!tc_ovni_mw_skip(w, &v))
                 return 0;
             continue;
         }
         int64_t n;
-        if (integer(&v, &n) != 1 || n < 0) {
+        if (tc_ovni_mw_integer(&v, &n) != 1 || n < 0) {
             if (v.kind == TC_JSON_NUMBER)
                 tc_json_report(w->j, &v, TC_RULE_OVNI_META_LOOM_CPUS,
                                "a CPU's %s is %.*s; an integer >= 0 is required",
@@ -292,9 +294,9 @@ static int read_cpu(walker *w, const tc_json_token *open, tc_ovni_cpu *cpu)
             else
                 tc_json_report(w->j, &v, TC_RULE_OVNI_META_LOOM_CPUS,
                                "a CPU's %s is %s; an integer >= 0 is required",
-                               is_index ? "index" : "phyid", what(&v));
+                               is_index ? "index" : "phyid", tc_ovni_mw_what(&v));
             ok = 0;
-            if (!skip(w, &v))
+            if (!tc_ovni_mw_skip(w, &v))
                 return 0;
             continue;
         }
@@ -319,9 +321,9 @@ static void read_cpus(walker *w, const tc_json_token *open)
     tc_ovni_meta *m = w->m;
     /* Given, even when of the wrong type: the loom is not also said to have
      * no CPU list (see check_loom). */
-    remember(w, open, &m->cpus_at);
+    tc_ovni_mw_remember(w, open, &m->cpus_at);
     if (open->kind != TC_JSON_ARRAY_BEGIN) {
-        wrong_type(w, open, "ovni.loom_cpus", "an array of {index, phyid}");
+        tc_ovni_mw_wrong_type(w, open, "ovni.loom_cpus", "an array of {index, phyid}");
         return;
     }
     /* A second loom_cpus (a duplicate key, reported as such) replaces the
@@ -332,7 +334,7 @@ static void read_cpus(walker *w, const tc_json_token *open)
     size_t cap = 0, seen = 0;
     int ok = 1;
     tc_json_token t;
-    while (next(w, &t) && t.kind != TC_JSON_ARRAY_END) {
+    while (tc_ovni_mw_next(w, &t) && t.kind != TC_JSON_ARRAY_END) {
         seen++;
         tc_ovni_cpu cpu;
         if (!read_cpu(w, &t, &cpu)) {
@@ -363,12 +365,12 @@ static void read_ovni(walker *w, const tc_json_token *open)
     char part[64] = "";
     tc_ovni_loc part_at = {0};
     tc_json_token k, v;
-    while (next(w, &k) && k.kind == TC_JSON_KEY) {
+    while (tc_ovni_mw_next(w, &k) && k.kind == TC_JSON_KEY) {
         char key[32];
         snprintf(key, sizeof key, "%.*s", (int)(k.len < 31 ? k.len : 31), k.text);
         if (k.len > 31 || memchr(k.text, '\0', k.len))
             key[0] = '\0'; /* none of ours: "part\u0000x" is not "part" */
-        if (!next(w, &v))
+        if (!tc_ovni_mw_next(w, &v))
             return;
         if (!strcmp(key, "part")) {
             read_string(w, &v, "ovni.part", part, sizeof part, &has_part, &part_at);
@@ -384,13 +386,13 @@ static void read_ovni(walker *w, const tc_json_token *open)
         } else if (!strcmp(key, "rank") || !strcmp(key, "nranks")) {
             int rank = key[0] == 'r';
             int64_t n;
-            remember(w, &v, rank ? &m->rank_at : &m->nranks_at);
-            if (integer(&v, &n) != 1) {
+            tc_ovni_mw_remember(w, &v, rank ? &m->rank_at : &m->nranks_at);
+            if (tc_ovni_mw_integer(&v, &n) != 1) {
                 if (v.kind == TC_JSON_NUMBER && v.integer)
                     tc_json_report(w->j, &v, TC_RULE_OVNI_META_RANK, "ovni.%s is %.*s, out of "
                                    "range", key, (int)v.len, v.text);
                 else
-                    wrong_type(w, &v, rank ? "ovni.rank" : "ovni.nranks", "an integer");
+                    tc_ovni_mw_wrong_type(w, &v, rank ? "ovni.rank" : "ovni.nranks", "an integer");
                 continue;
             }
             *(rank ? &m->rank : &m->nranks) = n;
@@ -414,10 +416,12 @@ static void read_ovni(walker *w, const tc_json_token *open)
             read_require(w, &v);
         } else if (!strcmp(key, "loom_cpus")) {
             read_cpus(w, &v);
+        } else if (!strcmp(key, "mark")) {
+            tc_ovni_meta_read_marks(w, &v);
         } else if (!strcmp(key, "finished")) {
             has_finished = 1;
             int64_t n;
-            if (integer(&v, &n) != 1 || n != 1) {
+            if (tc_ovni_mw_integer(&v, &n) != 1 || n != 1) {
                 if (v.kind == TC_JSON_NUMBER)
                     tc_json_report(w->j, &v, TC_RULE_OVNI_META_FINISHED,
                                    "ovni.finished is %.*s; the integer 1 marks a complete stream",
@@ -425,11 +429,11 @@ static void read_ovni(walker *w, const tc_json_token *open)
                 else
                     tc_json_report(w->j, &v, TC_RULE_OVNI_META_FINISHED,
                                    "ovni.finished is %s; the integer 1 marks a complete stream",
-                                   what(&v));
-                skip(w, &v);
+                                   tc_ovni_mw_what(&v));
+                tc_ovni_mw_skip(w, &v);
             }
         } else {
-            skip(w, &v); /* ovni.lib and keys of newer libovni versions */
+            tc_ovni_mw_skip(w, &v); /* ovni.lib and keys of newer libovni versions */
         }
     }
     if (w->failed)
@@ -473,39 +477,42 @@ void tc_ovni_meta_read(tc_reader *r, tc_diag_sink *d, tc_ovni_meta *m)
     if (!w.j)
         return;
     tc_json_token t, k, v;
-    if (next(&w, &t)) {
+    if (tc_ovni_mw_next(&w, &t)) {
         if (t.kind != TC_JSON_OBJECT_BEGIN) {
             tc_json_report(w.j, &t, TC_RULE_OVNI_META_NOT_OBJECT,
-                           "stream.json holds %s; the metadata is an object", what(&t));
-            skip(&w, &t);
+                           "stream.json holds %s; the metadata is an object", tc_ovni_mw_what(&t));
+            tc_ovni_mw_skip(&w, &t);
         } else {
             int has_version = 0, has_ovni = 0;
-            while (next(&w, &k) && k.kind == TC_JSON_KEY) {
+            while (tc_ovni_mw_next(&w, &k) && k.kind == TC_JSON_KEY) {
                 int is_version = k.len == 7 && !memcmp(k.text, "version", 7);
                 int is_ovni = k.len == 4 && !memcmp(k.text, "ovni", 4);
-                if (!next(&w, &v))
+                int is_nosv = k.len == 4 && !memcmp(k.text, "nosv", 4);
+                if (!tc_ovni_mw_next(&w, &v))
                     break;
                 if (is_version) {
                     int64_t n;
                     has_version = 1;
-                    if (integer(&v, &n) != 1 || n != 3) {
+                    if (tc_ovni_mw_integer(&v, &n) != 1 || n != 3) {
                         if (v.kind == TC_JSON_NUMBER)
                             tc_json_report(w.j, &v, TC_RULE_OVNI_META_VERSION,
                                            "version is %.*s; the integer 3 is required",
                                            (int)v.len, v.text);
                         else
                             tc_json_report(w.j, &v, TC_RULE_OVNI_META_VERSION,
-                                           "version is %s; the integer 3 is required", what(&v));
+                                           "version is %s; the integer 3 is required", tc_ovni_mw_what(&v));
                     }
-                    skip(&w, &v);
+                    tc_ovni_mw_skip(&w, &v);
                 } else if (is_ovni && v.kind == TC_JSON_OBJECT_BEGIN) {
                     has_ovni = 1;
                     read_ovni(&w, &v);
                 } else if (is_ovni) {
                     has_ovni = 1;
-                    wrong_type(&w, &v, "ovni", "an object");
+                    tc_ovni_mw_wrong_type(&w, &v, "ovni", "an object");
+                } else if (is_nosv) {
+                    tc_ovni_meta_read_nosv(&w, &v);
                 } else {
-                    skip(&w, &v);
+                    tc_ovni_mw_skip(&w, &v);
                 }
             }
             if (!w.failed && !has_version)
@@ -516,7 +523,7 @@ void tc_ovni_meta_read(tc_reader *r, tc_diag_sink *d, tc_ovni_meta *m)
         }
     }
     /* The end of the document: trailing data is reported here. */
-    while (!w.failed && next(&w, &t))
+    while (!w.failed && tc_ovni_mw_next(&w, &t))
         ;
     m->readable = tc_json_next(w.j, &t) == 0;
     tc_json_free(w.j);

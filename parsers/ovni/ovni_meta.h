@@ -31,6 +31,31 @@ typedef struct tc_ovni_models {
     char names[128];      /* the required names, for messages */
 } tc_ovni_models;
 
+/* A mark type of ovni.mark (libovni's ovni_mark_type and ovni_mark_label):
+ * what the checks across streams compare. */
+typedef struct tc_ovni_mark_label {
+    int64_t value;
+    char label[64];      /* cut to fit; compared whole by hash */
+    uint64_t hash;
+} tc_ovni_mark_label;
+
+typedef struct tc_ovni_mark_decl {
+    int32_t type;        /* 0 to 99 */
+    int stack;           /* chan_type "stack" (else "single") */
+    char title[64];
+    uint64_t title_hash;
+    tc_ovni_mark_label *labels;
+    size_t nlabels;
+} tc_ovni_mark_decl;
+
+/* A hardware counter of nosv.hwc. */
+typedef struct tc_ovni_hwc_name {
+    char name[48];
+    uint64_t hash;
+} tc_ovni_hwc_name;
+
+#define TC_OVNI_META_MARK_TYPES 100
+
 typedef struct tc_ovni_meta {
     int readable;         /* the JSON was read to its end */
     int thread;           /* ovni.part is "thread" */
@@ -41,6 +66,15 @@ typedef struct tc_ovni_meta {
     tc_ovni_cpu *cpus;
     size_t ncpus;
     tc_ovni_models models;
+    /* ovni.mark (ruling 13): the kind of each type this stream declares
+     * (0 none, 1 single, 2 stack) and the declarations; nosv.hwc's counters. */
+    uint8_t mark_kind[TC_OVNI_META_MARK_TYPES];
+    tc_ovni_mark_decl *marks;
+    size_t nmarks;
+    tc_ovni_loc marks_at;
+    tc_ovni_hwc_name *hwc;
+    size_t hwc_counters;
+    tc_ovni_loc hwc_at;
 } tc_ovni_meta;
 
 /* Reads and checks stream.json from r. Always fills m (what could be read). */
@@ -54,8 +88,8 @@ void tc_ovni_report_at(tc_diag_sink *d, const tc_ovni_loc *at, tc_rule_id rule, 
 /* The model letter of a model name, 0 if unknown. */
 char tc_ovni_model_letter(const char *name);
 
-/* ovni's own model as tracecheck knows it: libovni 1.14's OVNI_MODEL_VERSION. */
-#define TC_OVNI_MODEL_VERSION "1.1.0"
+/* A hash of text, for comparing declarations across streams. */
+uint64_t tc_ovni_text_hash(const char *s, size_t n);
 
 /* A version as libovni's version_parse reads it, in the form ruling 6 asks
  * for: MAJOR.MINOR.PATCH, decimal, each at most INT_MAX, fewer than 64

@@ -1,58 +1,41 @@
+/*
+ * The model layer, a thread's own part: which events a stream may hold and
+ * how their payloads are laid out (rulings 8, 12, 15, 17), the thread's
+ * life (ruling 8), what a model needs the thread to be doing (ruling 13),
+ * and the states of its channels and marks (ovniemu's chan_push, chan_pop
+ * and chan_set on the thread's channels). The parts threads share are in
+ * ovni_shared.c. See ovni_model.h.
+ */
 #include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ovni_model.h"
+#include "ovni_model_priv.h"
 
-enum { ST_NEW, ST_RUNNING, ST_PAUSED, ST_COOLING, ST_WARMING, ST_DEAD = TC_OVNI_THREAD_ENDED };
+const char *const tc_ovni_thread_state_names[] = {"not started", "running", "paused",
+                                                  "cooling", "warming", "ended"};
 
-static const char *const state_names[] = {"not started", "running", "paused", "cooling", "warming",
-                                          "ended"};
+/* ---- setting up ---- */
 
-/* ovni's own events and their payload sizes (spec/ovni.md). */
-static const struct {
-    const char cv[3];
-    unsigned payload;
-} ovni_events[] = {
-    {"Hx", 16}, {"HC", 12}, {"He", 0}, {"Hp", 0}, {"Hr", 0}, {"Hc", 0}, {"Hw", 0},
-    {"As", 4},  {"Ar", 8},  {"Cn", 4}, {"B.", 0}, {"F[", 0}, {"F]", 0}, {"U[", 0},
-    {"U]", 0},  {"M[", 12}, {"M]", 12}, {"M=", 12},
-};
-
-/* Where an event of model O is in ovni_events, or -1: a switch rather than
- * a search, since half the events of a trace are ovni's own. */
-static int ovni_event_index(char c, char v)
-{
-    switch (c) {
-    case 'H':
-        switch (v) {
-        case 'x': return 0;
-        case 'C': return 1;
-        case 'e': return 2;
-        case 'p': return 3;
-        case 'r': return 4;
-        case 'c': return 5;
-        case 'w': return 6;
-        default: return -1;
-        }
-    case 'A': return v == 's' ? 7 : v == 'r' ? 8 : -1;
-    case 'C': return v == 'n' ? 9 : -1;
-    case 'B': return v == '.' ? 10 : -1;
-    case 'F': return v == '[' ? 11 : v == ']' ? 12 : -1;
-    case 'U': return v == '[' ? 13 : v == ']' ? 14 : -1;
-    case 'M': return v == '[' ? 15 : v == ']' ? 16 : v == '=' ? 17 : -1;
-    default: return -1;
-    }
-}
-
-void tc_ovni_model_init(tc_ovni_model *m, tc_diag_sink *d, const tc_ovni_meta *meta)
+static void init_common(tc_ovni_model *m, tc_diag_sink *d, const tc_ovni_meta *meta)
 {
     memset(m, 0, sizeof *m);
     m->d = d;
+    m->stream = d->input;
     m->models = meta && meta->models.known ? &meta->models : NULL;
     /* Without metadata the stream is taken for a thread's (the usual kind). */
     m->thread = !meta || !meta->readable || meta->thread;
     m->judge_ovni = !(m->models && m->models->incompatible['O']);
-    m->state = ST_NEW;
+    m->state = TC_OVNI_TH_NEW;
+    m->cpu = TC_OVNI_CPU_NONE;
+    if (meta && meta->readable && meta->thread && meta->has_tid) {
+        m->tid = meta->tid;
+        m->has_tid = 1;
+    }
+    if (meta && meta->has_pid)
+        m->pid = meta->pid;
     /* Asked once per letter here, not once per event. */
     for (int c = 0; c < 128; c++)
         m->allowed[c] = (int8_t)(m->models ? tc_ovni_model_allowed(m->models, (char)c) : -1);
@@ -60,7 +43,233 @@ void tc_ovni_model_init(tc_ovni_model *m, tc_diag_sink *d, const tc_ovni_meta *m
         m->allowed[c] = -1;
     m->allowed[0x7f] = -1;
     m->allowed['O'] = 1;
+    /* A model is judged when the stream requires it at a version tracecheck
+     * knows (rulings 9 and 15); ovni's own always, unless at such a version.
+     * Without metadata no other model's version is known: not judged. */
+    for (int i = 0; i < TC_OVNI_M__COUNT; i++) {
+        unsigned char letter = (unsigned char)tc_ovni_model_table[i].letter;
+        m->judged[i] = letter == 'O' ? m->judge_ovni
+                                     : m->allowed[letter] == 1 && !m->models->incompatible[letter];
+    }
 }
+
+void tc_ovni_model_init_in(tc_ovni_model *m, tc_diag_sink *d, const tc_ovni_meta *meta,
+                           tc_ovni_world *w, size_t proc, const char *stream)
+{
+    init_common(m, d, meta);
+    m->world = w;
+    m->proc = proc;
+    if (stream)
+        m->stream = stream;
+}
+
+void tc_ovni_model_init(tc_ovni_model *m, tc_diag_sink *d, const tc_ovni_meta *meta)
+{
+    init_common(m, d, meta);
+    /* A world of this one thread: no CPU list, one process; the marks and
+     * counters its own metadata declares. */
+    tc_ovni_world *w = calloc(1, sizeof *w);
+    tc_ovni_proc *p = calloc(1, sizeof *p);
+    tc_ovni_model **t = calloc(1, sizeof *t);
+    if (!w || !p || !t) {
+        free(w);
+        free(p);
+        free(t);
+        m->failed = 1;
+        return;
+    }
+    p->pid = m->pid;
+    t[0] = m;
+    w->procs = p;
+    w->nprocs = 1;
+    w->threads = t;
+    w->nthreads = 1;
+    if (meta && meta->readable) {
+        tc_ovni_world_declare(w, meta);
+        w->marks_known = 1;
+        w->hwc_known = 1;
+    }
+    if (meta && meta->has_loom)
+        w->loom = meta->loom;
+    m->world = w;
+    m->own_world = 1;
+}
+
+/* ---- reporting ---- */
+
+void tc_ovni_say(tc_ovni_model *m, tc_rule_id rule, const tc_ovni_event *ev, const char *fmt, ...)
+{
+    char message[480];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    tc_report(m->d, rule, ev->offset, TC_OVNI_EVENT_HEADER_SIZE, "%s", message);
+}
+
+const char *tc_ovni_thread_name(const tc_ovni_model *m, char *buf, size_t size)
+{
+    if (m->has_tid)
+        snprintf(buf, size, "thread %" PRId64, m->tid);
+    else
+        snprintf(buf, size, "the thread");
+    return buf;
+}
+
+/* ---- channels: stacks and single values ---- */
+
+static int reserve(tc_ovni_model *m, tc_ovni_chan_state *c)
+{
+    if (c->n < c->cap)
+        return 1;
+    uint32_t cap = c->cap ? c->cap * 2 : 8;
+    tc_ovni_level *v = realloc(c->v, cap * sizeof *v);
+    if (!v) {
+        m->failed = 1;
+        tc_diag_fail(m->d, "out of memory for the states of a thread");
+        return 0;
+    }
+    c->v = v;
+    c->cap = cap;
+    return 1;
+}
+
+int tc_ovni_chan_push(tc_ovni_model *m, const tc_ovni_event *ev, tc_ovni_chan_state *c, int dup,
+                      int64_t value, const tc_ovni_namer *names)
+{
+    char what[160], top[160];
+    if (!dup && c->n && c->v[c->n - 1].value == value) {
+        tc_ovni_say(m, TC_RULE_OVNI_STATE_REPEAT, ev,
+                    "%s enters %s over itself (entered at offset %" PRIu64 "); %s does not "
+                    "repeat a state",
+                    ev->mcv, names->name(names, value, what, sizeof what), c->v[c->n - 1].at,
+                    names->channel);
+        return 0;
+    }
+    if (c->n >= TC_OVNI_MAX_STACK) {
+        tc_ovni_say(m, TC_RULE_OVNI_STATE_DEPTH, ev,
+                    "%s enters %s %u levels deep (innermost: %s, entered at offset %" PRIu64
+                    "); the emulator holds %u",
+                    ev->mcv, names->channel, c->n + 1,
+                    names->name(names, c->v[c->n - 1].value, top, sizeof top), c->v[c->n - 1].at,
+                    TC_OVNI_MAX_STACK);
+        return 0;
+    }
+    if (!reserve(m, c))
+        return 0;
+    c->v[c->n++] = (tc_ovni_level){value, ev->offset};
+    return 1;
+}
+
+int tc_ovni_chan_pop(tc_ovni_model *m, const tc_ovni_event *ev, tc_ovni_chan_state *c,
+                     int64_t value, const tc_ovni_namer *names)
+{
+    char what[160], top[160];
+    if (c->n == 0) {
+        tc_ovni_say(m, TC_RULE_OVNI_STATE_POP, ev, "%s leaves %s, but %s has none entered",
+                    ev->mcv, names->name(names, value, what, sizeof what), names->channel);
+        return 0;
+    }
+    if (c->v[c->n - 1].value != value) {
+        tc_ovni_say(m, TC_RULE_OVNI_STATE_POP, ev,
+                    "%s leaves %s, but the innermost of %s is %s (entered at offset %" PRIu64 ")",
+                    ev->mcv, names->name(names, value, what, sizeof what), names->channel,
+                    names->name(names, c->v[c->n - 1].value, top, sizeof top),
+                    c->v[c->n - 1].at);
+        return 0;
+    }
+    c->n--;
+    return 1;
+}
+
+static void chan_set(tc_ovni_model *m, const tc_ovni_event *ev, tc_ovni_chan_state *c, int dup,
+                     int64_t value, const tc_ovni_namer *names)
+{
+    char what[160];
+    if (!dup && c->has_value && c->value.value == value) {
+        tc_ovni_say(m, TC_RULE_OVNI_STATE_REPEAT, ev,
+                    "%s sets %s again (set at offset %" PRIu64 "); %s does not repeat a state",
+                    ev->mcv, names->name(names, value, what, sizeof what), c->value.at,
+                    names->channel);
+        return;
+    }
+    c->has_value = 1;
+    c->value = (tc_ovni_level){value, ev->offset};
+}
+
+/* Names of a model channel's states. */
+static const char *state_name(const tc_ovni_namer *n, int64_t value, char *buf, size_t size)
+{
+    (void)n;
+    if (value >= 0 && value < TC_OVNI_ST__COUNT)
+        snprintf(buf, size, "'%s'", tc_ovni_states[value].words);
+    else
+        snprintf(buf, size, "state %" PRId64, value);
+    return buf;
+}
+
+void tc_ovni_chan_namer(tc_ovni_namer *n, tc_ovni_chan_id chan)
+{
+    const tc_ovni_chan_info *c = &tc_ovni_chans[chan];
+    snprintf(n->channel, sizeof n->channel, "the thread's %s %s", tc_ovni_model_table[c->model].name,
+             c->name);
+    n->name = state_name;
+}
+
+/* ---- marks (ovni's OM events, ovniemu's mark_event) ---- */
+
+static const char *mark_name(const tc_ovni_namer *n, int64_t value, char *buf, size_t size)
+{
+    (void)n;
+    snprintf(buf, size, "value %" PRId64, value);
+    return buf;
+}
+
+static void mark_event(tc_ovni_model *m, const tc_ovni_event *ev, tc_ovni_action a)
+{
+    int64_t value = (int64_t)tc_ovni_event_u64(ev, 0);
+    int32_t type = (int32_t)tc_ovni_event_u32(ev, 8);
+    const tc_ovni_world *w = m->world;
+    if (!w->marks_known)
+        return; /* no metadata to say which types there are */
+    if (type < 0 || type >= TC_OVNI_MARK_TYPES || !w->mark_kind[type]) {
+        tc_ovni_say(m, TC_RULE_OVNI_MARK_UNDECLARED, ev,
+                    "%s is of mark type %" PRId32 ", which no stream's ovni.mark declares", ev->mcv,
+                    type);
+        return;
+    }
+    if (value == 0) {
+        tc_ovni_say(m, TC_RULE_OVNI_MARK_VALUE_ZERO, ev,
+                    "%s gives mark type %" PRId32 " the value 0, which means no mark", ev->mcv,
+                    type);
+        return;
+    }
+    int stack = w->mark_kind[type] == 2;
+    if (stack != (a != TC_OVNI_A_MARK_SET)) {
+        tc_ovni_say(m, TC_RULE_OVNI_MARK_KIND, ev,
+                    "%s %s mark type %" PRId32 ", which ovni.mark declares \"%s\"; %s", ev->mcv,
+                    a == TC_OVNI_A_MARK_SET ? "sets" : a == TC_OVNI_A_MARK_PUSH ? "pushes on"
+                                                                               : "pops off",
+                    type, stack ? "stack" : "single",
+                    stack ? "a stack is pushed (OM[) and popped (OM]), not set"
+                          : "a single mark is set (OM=), not pushed or popped");
+        return;
+    }
+    if (!m->marks && !(m->marks = calloc(TC_OVNI_MARK_TYPES, sizeof *m->marks))) {
+        m->failed = 1;
+        tc_diag_fail(m->d, "out of memory for the marks of a thread");
+        return;
+    }
+    tc_ovni_namer n = {.name = mark_name};
+    snprintf(n.channel, sizeof n.channel, "the thread's stack of mark type %" PRId32, type);
+    tc_ovni_chan_state *c = &m->marks[type];
+    if (a == TC_OVNI_A_MARK_PUSH)
+        tc_ovni_chan_push(m, ev, c, 1, value, &n);
+    else if (a == TC_OVNI_A_MARK_POP)
+        tc_ovni_chan_pop(m, ev, c, value, &n);
+}
+
+/* ---- flush and unsorted regions ---- */
 
 static void region(tc_ovni_model *m, const tc_ovni_event *ev, int *open, uint64_t *at,
                    tc_rule_id rule, const char *name)
@@ -78,102 +287,205 @@ static void region(tc_ovni_model *m, const tc_ovni_event *ev, int *open, uint64_
     *at = ev->offset;
 }
 
-/* Thread events OH*: ruling 8 and libovni's states. */
-static void thread_event(tc_ovni_model *m, const tc_ovni_event *ev)
+/* ---- the event ---- */
+
+/* What the event's model needs the thread to be doing (ovniemu's
+ * process_ev: "current thread not active" or "not running"). */
+static void needs(tc_ovni_model *m, const tc_ovni_event *ev, const tc_ovni_model_info *info)
 {
-    char v = ev->mcv[2];
-    int from = m->state, to = -1, ok = 0;
-    switch (v) {
-    case 'x': ok = from != ST_RUNNING; to = ST_RUNNING; break;
-    case 'e': ok = from == ST_RUNNING || from == ST_COOLING; to = ST_DEAD; break;
-    case 'p': ok = from == ST_RUNNING || from == ST_COOLING; to = ST_PAUSED; break;
-    case 'r': ok = from == ST_PAUSED || from == ST_WARMING; to = ST_RUNNING; break;
-    case 'c': ok = from == ST_RUNNING; to = ST_COOLING; break;
-    case 'w': ok = from == ST_PAUSED; to = ST_WARMING; break;
-    default: return; /* OHC: creating another thread changes nothing here */
-    }
-    if (from == ST_DEAD)
-        return; /* reported as an event after the end */
-    if (from == ST_NEW && v != 'x')
-        tc_report(m->d, TC_RULE_OVNI_THREAD_BEFORE_START, ev->offset, TC_OVNI_EVENT_HEADER_SIZE,
-                  "%s before the thread's first OHx", ev->mcv);
-    else if (v == 'x' && from == ST_RUNNING)
-        tc_report_ex(m->d, TC_RULE_OVNI_THREAD_RUNNING, ev->offset, TC_OVNI_EVENT_HEADER_SIZE,
-                     TC_EXTRA(TC_RELATED(m->started_at)),
-                     "OHx while the thread is already running (since offset %" PRIu64 ")",
-                     m->started_at);
-    else if (!ok)
-        tc_report(m->d, TC_RULE_OVNI_THREAD_STATE, ev->offset, TC_OVNI_EVENT_HEADER_SIZE,
-                  "%s while the thread is %s", ev->mcv, state_names[from]);
-    if (v == 'x' && from == ST_NEW)
-        m->started_at = ev->offset;
-    if (ok && !(from == ST_NEW && v != 'x'))
-        m->state = to; /* a refused transition leaves the state as it was */
+    int st = m->state;
+    if (st == TC_OVNI_TH_ENDED)
+        return; /* OVNI-THREAD-AFTER-END says so */
+    int ok = info->needs == TC_OVNI_NEEDS_RUNNING
+                 ? st == TC_OVNI_TH_RUNNING
+                 : st == TC_OVNI_TH_RUNNING || st == TC_OVNI_TH_COOLING || st == TC_OVNI_TH_WARMING;
+    if (ok)
+        return;
+    char who[48];
+    tc_ovni_say(m, TC_RULE_OVNI_THREAD_INACTIVE, ev,
+                "%s, of the %s model, while %s is %s; %s's events need the thread %s", ev->mcv,
+                info->name, tc_ovni_thread_name(m, who, sizeof who),
+                tc_ovni_thread_state_names[st], info->name,
+                info->needs == TC_OVNI_NEEDS_RUNNING ? "running" : "running, cooling or warming");
 }
 
-void tc_ovni_model_event_any(tc_ovni_model *m, const tc_ovni_event *ev)
+static void local_action(tc_ovni_model *m, const tc_ovni_event *ev, const tc_ovni_event_info *e)
 {
-    char model = ev->mcv[0];
+    tc_ovni_namer n;
+    switch (e->action) {
+    case TC_OVNI_A_PUSH:
+    case TC_OVNI_A_POP:
+    case TC_OVNI_A_SET:
+        tc_ovni_chan_namer(&n, e->chan);
+        if (e->action == TC_OVNI_A_PUSH)
+            tc_ovni_chan_push(m, ev, &m->chans[e->chan], tc_ovni_chans[e->chan].dup, e->state, &n);
+        else if (e->action == TC_OVNI_A_POP)
+            tc_ovni_chan_pop(m, ev, &m->chans[e->chan], e->state, &n);
+        else
+            chan_set(m, ev, &m->chans[e->chan], tc_ovni_chans[e->chan].dup, e->state, &n);
+        break;
+    case TC_OVNI_A_CPU_OUT:
+    case TC_OVNI_A_CPU_IN:
+        /* The kernel's context switches: a stack of one state. */
+        tc_ovni_chan_namer(&n, e->chan);
+        if (e->action == TC_OVNI_A_CPU_OUT) {
+            if (tc_ovni_chan_push(m, ev, &m->chans[e->chan], 0, e->state, &n))
+                m->out_at = ev->offset;
+            m->out_of_cpu = 1;
+        } else {
+            tc_ovni_chan_pop(m, ev, &m->chans[e->chan], e->state, &n);
+            m->out_of_cpu = 0;
+        }
+        break;
+    case TC_OVNI_A_MARK_PUSH:
+    case TC_OVNI_A_MARK_POP:
+    case TC_OVNI_A_MARK_SET: mark_event(m, ev, e->action); break;
+    case TC_OVNI_A_FLUSH_BEGIN:
+    case TC_OVNI_A_FLUSH_END:
+        region(m, ev, &m->in_flush, &m->flush_at, TC_RULE_OVNI_FLUSH_BALANCE, "flush");
+        break;
+    case TC_OVNI_A_UNSORTED_BEGIN:
+    case TC_OVNI_A_UNSORTED_END:
+        region(m, ev, &m->in_unsorted, &m->unsorted_at, TC_RULE_OVNI_UNSORTED_BALANCE, "unsorted");
+        break;
+    case TC_OVNI_A_HWC:
+        tc_ovni_hwc_event(m, ev);
+        break;
+    default: break;
+    }
+}
+
+int tc_ovni_model_local(tc_ovni_model *m, const tc_ovni_event *ev)
+{
+    unsigned char letter = (unsigned char)ev->mcv[0];
     m->end_offset = ev->offset;
-    if (model == 'O' && !m->judge_ovni)
-        return; /* and the thread's state never changes: nothing is judged after its end */
-    int flush = model == 'O' && ev->mcv[1] == 'F';
-    if (m->thread && m->state == ST_DEAD && !flush)
+    if (m->failed || (letter == 'O' && !m->judge_ovni))
+        return 0; /* and the thread's state never changes: nothing is judged after its end */
+    int flush = letter == 'O' && ev->mcv[1] == 'F';
+    if (m->thread && m->state == TC_OVNI_TH_ENDED && !flush)
         tc_report(m->d, TC_RULE_OVNI_THREAD_AFTER_END, ev->offset, TC_OVNI_EVENT_HEADER_SIZE,
                   "%s after the thread ended (OHe)", ev->mcv);
 
-    if (model != 'O') {
-        if (m->allowed[(unsigned char)model < 0x80 ? (unsigned char)model : 0] == 0)
-            tc_report(m->d, TC_RULE_OVNI_MODEL_NOT_REQUIRED, ev->offset, 1,
-                      "event %s is of model '%c', which the stream does not require (it requires "
-                      "%s)", ev->mcv, model, m->models->names[0] ? m->models->names : "nothing");
-        return;
+    if (letter != 'O' && m->allowed[letter < 0x80 ? letter : 0] == 0) {
+        tc_report(m->d, TC_RULE_OVNI_MODEL_NOT_REQUIRED, ev->offset, 1,
+                  "event %s is of model '%c', which the stream does not require (it requires "
+                  "%s)", ev->mcv, letter, m->models->names[0] ? m->models->names : "nothing");
+        return 0;
     }
-    int i = ovni_event_index(ev->mcv[1], ev->mcv[2]);
-    if (i < 0) {
+    tc_ovni_model_id id = tc_ovni_model_of_letter(letter);
+    if (id == TC_OVNI_M_NONE || !m->judged[id])
+        return 0; /* a model tracecheck does not know, or at a version it does not */
+    const tc_ovni_model_info *info = &tc_ovni_model_table[id];
+    const tc_ovni_event_info *e =
+        tc_ovni_event_lookup(letter, (unsigned char)ev->mcv[1], (unsigned char)ev->mcv[2]);
+    if (!e) {
         tc_report(m->d, TC_RULE_OVNI_MODEL_UNKNOWN_EVENT, ev->offset, 4,
-                  "event %s is not one of ovni's own events", ev->mcv);
+                  "event %s is not one of the %s model's events (%s %s)", ev->mcv, info->name,
+                  info->name, info->version);
+        return 0;
+    }
+    if (e->flags & TC_OVNI_EVF_OLD) {
+        tc_report(m->d, TC_RULE_OVNI_MODEL_OLD_EVENT, ev->offset, 4,
+                  "event %s is an old event of the %s model, which the emulator ignores; its "
+                  "payload is not checked", ev->mcv, info->name);
+        return 0;
+    }
+    char why[240];
+    int payload_ok = !tc_ovni_payload_mismatch(e, ev->jumbo, ev->payload, ev->payload_len, why,
+                                               sizeof why);
+    if (!payload_ok)
+        tc_report(m->d, TC_RULE_OVNI_MODEL_PAYLOAD, ev->offset, 1, "%s %s", ev->mcv, why);
+    else if (!ev->payload && ev->payload_len)
+        payload_ok = 0; /* a jumbo payload not held in memory: its fields cannot be read */
+    if (!m->thread)
+        return 0; /* not a thread: ovniemu reads nothing else of it */
+    if (info->needs == TC_OVNI_NEEDS_OVNI || id == TC_OVNI_M_NOSV) {
+        if (m->out_of_cpu && m->state != TC_OVNI_TH_ENDED) {
+            char who[48];
+            tc_ovni_say(m, TC_RULE_OVNI_THREAD_OUT_OF_CPU, ev,
+                        "%s while the kernel has %s off its CPU (KCO at offset %" PRIu64
+                        ", no KCI since)",
+                        ev->mcv, tc_ovni_thread_name(m, who, sizeof who), m->out_at);
+        }
+    }
+    if (info->needs == TC_OVNI_NEEDS_ACTIVE || info->needs == TC_OVNI_NEEDS_RUNNING)
+        needs(m, ev, info);
+    if (m->state == TC_OVNI_TH_ENDED && !flush)
+        return 0; /* judged no further: OVNI-THREAD-AFTER-END */
+    if (tc_ovni_action_shared(e->action))
+        /* Thread life goes on with a short payload (it reads nothing);
+         * the other shared actions read their fields. */
+        return payload_ok || (e->model == TC_OVNI_M_OVNI && ev->mcv[1] == 'H');
+    if (payload_ok)
+        local_action(m, ev, e);
+    return 0;
+}
+
+/* ---- the end ---- */
+
+static void lint(tc_ovni_model *m)
+{
+    for (int c = 0; c < TC_OVNI_CH__COUNT; c++) {
+        const tc_ovni_chan_info *ci = &tc_ovni_chans[c];
+        const tc_ovni_chan_state *s = &m->chans[c];
+        if (!ci->lint || !s->n || !m->judged[ci->model])
+            continue;
+        char list[200];
+        size_t used = 0;
+        list[0] = '\0';
+        for (uint32_t i = s->n; i-- > 0 && used < sizeof list - 40;) {
+            int w = snprintf(list + used, sizeof list - used, "%s'%s' (offset %" PRIu64 ")",
+                             i + 1 < s->n ? ", " : "", tc_ovni_states[s->v[i].value].words,
+                             s->v[i].at);
+            used += w > 0 ? (size_t)w : 0;
+        }
+        char who[48];
+        tc_report(m->d, TC_RULE_OVNI_STATE_OPEN_AT_END, s->v[s->n - 1].at,
+                  TC_OVNI_EVENT_HEADER_SIZE,
+                  "%s's stream ends with %u %s %s%s still entered: %s",
+                  tc_ovni_thread_name(m, who, sizeof who), (unsigned)s->n,
+                  tc_ovni_model_table[ci->model].name, ci->name, s->n == 1 ? "" : "s", list);
+    }
+}
+
+void tc_ovni_model_free(tc_ovni_model *m)
+{
+    if (!m->world)
         return;
+    for (int c = 0; c < TC_OVNI_CH__COUNT; c++)
+        free(m->chans[c].v);
+    if (m->marks)
+        for (int t = 0; t < TC_OVNI_MARK_TYPES; t++)
+            free(m->marks[t].v);
+    free(m->marks);
+    for (int k = 0; k < TC_OVNI_TASKS__COUNT; k++)
+        free(m->bodies[k].v);
+    free(m->omp_labels.v);
+    if (m->own_world) {
+        tc_ovni_world_free_books(m->world);
+        free(m->world->procs);
+        free(m->world->threads);
+        free(m->world);
     }
-    unsigned declared = ovni_events[i].payload;
-    if (ev->jumbo)
-        tc_report(m->d, TC_RULE_OVNI_MODEL_PAYLOAD, ev->offset, 1,
-                  "%s carries a jumbo payload of %" PRIu32 " bytes; ovni's model declares %u "
-                  "bytes, in a normal event", ev->mcv, ev->payload_len, declared);
-    else if (ev->payload_len != declared && ev->payload_len == 0)
-        tc_report(m->d, TC_RULE_OVNI_MODEL_PAYLOAD, ev->offset, 1,
-                  "%s carries no payload; ovni's model declares %u bytes", ev->mcv, declared);
-    else if (ev->payload_len != declared)
-        tc_report(m->d, TC_RULE_OVNI_MODEL_PAYLOAD, ev->offset, 1,
-                  "%s carries a %" PRIu32 "-byte payload; ovni's model declares %u bytes",
-                  ev->mcv, ev->payload_len, declared);
-    switch (ev->mcv[1]) {
-    case 'H':
-        if (m->thread)
-            thread_event(m, ev);
-        break;
-    case 'F':
-        region(m, ev, &m->in_flush, &m->flush_at, TC_RULE_OVNI_FLUSH_BALANCE, "flush");
-        break;
-    case 'U':
-        region(m, ev, &m->in_unsorted, &m->unsorted_at, TC_RULE_OVNI_UNSORTED_BALANCE,
-               "unsorted");
-        break;
-    default:
-        break;
-    }
+    m->world = NULL;
 }
 
 void tc_ovni_model_finish(tc_ovni_model *m)
 {
+    if (!m->world) { /* init failed */
+        return;
+    }
     if (m->in_flush)
         tc_report(m->d, TC_RULE_OVNI_FLUSH_BALANCE, m->flush_at, TC_OVNI_EVENT_HEADER_SIZE,
                   "the stream ends inside the flush begun here (no OF])");
     if (m->in_unsorted)
         tc_report(m->d, TC_RULE_OVNI_UNSORTED_BALANCE, m->unsorted_at, TC_OVNI_EVENT_HEADER_SIZE,
                   "the stream ends inside the unsorted region begun here (no OU])");
-    if (m->thread && m->state != ST_NEW && m->state != ST_DEAD)
+    if (m->thread && m->judge_ovni && m->state != TC_OVNI_TH_NEW && m->state != TC_OVNI_TH_ENDED)
         tc_report(m->d, TC_RULE_OVNI_THREAD_NO_END, m->end_offset, TC_OVNI_EVENT_HEADER_SIZE,
                   "the thread is still %s at the stream's last event (no OHe)",
-                  state_names[m->state]);
+                  tc_ovni_thread_state_names[m->state]);
+    if (m->thread && !m->failed)
+        lint(m);
+    tc_ovni_model_free(m);
 }

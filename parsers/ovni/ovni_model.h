@@ -1,45 +1,162 @@
-/* The model layer of one stream: ovni's own events (payload sizes, thread
- * life, flush and unsorted regions) and which models a stream may use. */
+/*
+ * The model layer: every event of every model ovniemu knows
+ * (spec/ovni/models.def), judged as rulings 8 and 13-17 say. A thread's own
+ * books (its life, the states of its channels, its marks, its stack of task
+ * bodies) are here, one tc_ovni_model per stream; what threads share (the
+ * CPUs of a loom, the tasks and task types of a process, who is running
+ * where) is a tc_ovni_world, judged in clock order across the streams of a
+ * loom (ovni_replay.c).
+ *
+ * An event is given to tc_ovni_model_local. It judges what only its own
+ * thread decides and says whether the event also acts on what threads
+ * share; if so, tc_ovni_model_shared is called for it once every event of
+ * the loom with an earlier clock has been (ovni_replay.c; at once for a
+ * stream read alone).
+ */
 #ifndef TC_OVNI_MODEL_H
 #define TC_OVNI_MODEL_H
 
 #include "ovni.h"
 #include "ovni_meta.h"
+#include "ovni_models.h"
+#include "ovni_tasks.h"
+
+typedef struct tc_ovni_world tc_ovni_world;
+
+/* The thread states of libovni (ovni's thread events move between them). */
+enum {
+    TC_OVNI_TH_NEW,
+    TC_OVNI_TH_RUNNING,
+    TC_OVNI_TH_PAUSED,
+    TC_OVNI_TH_COOLING,
+    TC_OVNI_TH_WARMING,
+    TC_OVNI_TH_ENDED
+};
+/* The state of a thread stream after its OHe. */
+#define TC_OVNI_THREAD_ENDED TC_OVNI_TH_ENDED
+
+/* A thread's CPU: an index of its loom, the virtual CPU, or none. */
+#define TC_OVNI_CPU_VIRTUAL (-1)
+#define TC_OVNI_CPU_NONE (-2)
+
+/* The deepest a channel or mark stack goes (ovniemu's MAX_CHAN_STACK). */
+#define TC_OVNI_MAX_STACK 512u
+
+/* A level of a stack, or the value of a single channel, and the offset of
+ * the event that entered or set it. */
+typedef struct tc_ovni_level {
+    int64_t value;
+    uint64_t at;
+} tc_ovni_level;
+
+typedef struct tc_ovni_chan_state {
+    tc_ovni_level *v;   /* a stack's levels, innermost last */
+    uint32_t n, cap;
+    int has_value;      /* a single channel: set */
+    tc_ovni_level value;
+} tc_ovni_chan_state;
+
+/* The models with tasks, and the slot of each in a thread's body stacks. */
+enum { TC_OVNI_TASKS_NOSV, TC_OVNI_TASKS_NANOS6, TC_OVNI_TASKS_OPENMP, TC_OVNI_TASKS__COUNT };
+
+typedef struct tc_ovni_body_stack {
+    tc_ovni_body **v;  /* innermost last */
+    uint32_t n, cap;
+} tc_ovni_body_stack;
 
 typedef struct tc_ovni_model {
     tc_diag_sink *d;
+    const char *stream;           /* the stream's name in messages (its stream.obs) */
     const tc_ovni_models *models; /* NULL: the metadata could not say */
     int thread;                   /* a thread stream: thread life is checked */
-    int judge_ovni;               /* ovni's own events are judged (ruling 9: not when the
-                                     stream requires a version of ovni's model not known) */
+    int judge_ovni;               /* ovni's own events are judged (ruling 9) */
+    uint8_t judged[TC_OVNI_M__COUNT]; /* per model: its events are judged */
     int state;
     uint64_t started_at;          /* offset of the first OHx */
     int in_flush, in_unsorted;
     uint64_t flush_at, unsorted_at;
     uint64_t end_offset;          /* of the last event */
     int8_t allowed[128];          /* per model letter: 1 yes, 0 no, -1 cannot tell */
+
+    /* Who the thread is, and where (the world's books). */
+    tc_ovni_world *world;
+    int own_world;                /* made for a stream read alone */
+    size_t proc;                  /* its process in the world */
+    int64_t tid, pid;
+    int has_tid;
+    int32_t cpu;                  /* TC_OVNI_CPU_*, or an index of the loom */
+    int out_of_cpu;               /* between the kernel's KCO and KCI */
+    uint64_t out_at;
+
+    tc_ovni_chan_state chans[TC_OVNI_CH__COUNT];
+    tc_ovni_chan_state *marks;    /* 100 mark types, made at the first mark */
+    tc_ovni_body_stack bodies[TC_OVNI_TASKS__COUNT];
+    tc_ovni_chan_state omp_labels; /* openmp: the types of the tasks and worksharings begun */
+    int failed;                   /* out of memory: judged no further */
 } tc_ovni_model;
 
+/* A stream read alone (or a test): its own world of one thread. meta may
+ * be NULL. */
 void tc_ovni_model_init(tc_ovni_model *m, tc_diag_sink *d, const tc_ovni_meta *meta);
-/* The state of a thread stream after its OHe. */
-#define TC_OVNI_THREAD_ENDED 5
+/* A stream of a trace, in world w, process proc. */
+void tc_ovni_model_init_in(tc_ovni_model *m, tc_diag_sink *d, const tc_ovni_meta *meta,
+                           tc_ovni_world *w, size_t proc, const char *stream);
 
-void tc_ovni_model_event_any(tc_ovni_model *m, const tc_ovni_event *ev);
+/* The thread's own part; 1 when the event also acts on what threads share
+ * (tc_ovni_model_shared must then follow, in clock order). */
+int tc_ovni_model_local(tc_ovni_model *m, const tc_ovni_event *ev);
+void tc_ovni_model_shared(tc_ovni_model *m, const tc_ovni_event *ev);
 
-/* One event. Most are of a model the stream requires, in a thread still
- * running: nothing to judge, and no call for it (half the events of a
- * trace; the rest go to tc_ovni_model_event_any). */
+/* Both, for a stream read alone. */
 static inline void tc_ovni_model_event(tc_ovni_model *m, const tc_ovni_event *ev)
 {
-    unsigned char model = (unsigned char)ev->mcv[0];
-    if (model != 'O' && model < 0x80 && m->allowed[model] != 0 &&
-        !(m->thread && m->state == TC_OVNI_THREAD_ENDED)) {
-        m->end_offset = ev->offset;
-        return;
-    }
-    tc_ovni_model_event_any(m, ev);
+    if (tc_ovni_model_local(m, ev))
+        tc_ovni_model_shared(m, ev);
 }
-/* The stream is over: regions left open, a thread that never ended. */
+
+/* The stream is over: regions and states left open, a thread that never
+ * ended. Frees what the model holds (a model read alone: its world too). */
 void tc_ovni_model_finish(tc_ovni_model *m);
+/* Frees what the model holds without judging the end (idempotent). */
+void tc_ovni_model_free(tc_ovni_model *m);
+
+/* ---- the world: what the threads of a loom share ---- */
+
+typedef struct tc_ovni_cpu_use {
+    uint32_t running;            /* threads running there now */
+    const tc_ovni_model *last;   /* the last to start running there, for messages */
+    uint64_t last_at;
+} tc_ovni_cpu_use;
+
+typedef struct tc_ovni_proc {
+    int64_t pid;
+    tc_ovni_books books[TC_OVNI_TASKS__COUNT];
+} tc_ovni_proc;
+
+#define TC_OVNI_MARK_TYPES 100
+
+struct tc_ovni_world {
+    const char *loom;             /* NULL: not known */
+    int cpus_known;               /* the loom's CPU list is whole: indexes 0..ncpus-1 */
+    size_t ncpus;
+    const int64_t *phyids;        /* by index, for messages (may be NULL) */
+    tc_ovni_cpu_use *use;         /* by index */
+    tc_ovni_cpu_use virtual_use;
+    tc_ovni_proc *procs;
+    size_t nprocs;
+    tc_ovni_model **threads;      /* by (pid, tid), for OAr */
+    size_t nthreads;
+    int marks_known;              /* the metadata of every stream was read */
+    uint8_t mark_kind[TC_OVNI_MARK_TYPES]; /* 0 undeclared, 1 single, 2 stack */
+    int hwc_known;
+    size_t hwc_counters;          /* nosv.hwc's counters (0: none declared) */
+};
+
+/* Frees what the world's processes hold (not the world's arrays, which its
+ * maker owns). */
+void tc_ovni_world_free_books(tc_ovni_world *w);
+
+/* The thread of a loom with that tid: of process pid first. */
+tc_ovni_model *tc_ovni_world_thread(const tc_ovni_world *w, int64_t pid, int64_t tid);
 
 #endif

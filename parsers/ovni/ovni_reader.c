@@ -33,7 +33,7 @@ void tc_ovni_parse(tc_reader *r, const tc_parse_ctx *ctx)
         }
     }
     /* A binary stream (or what claims to be one: the header checks say). */
-    tc_ovni_stream *s = tc_ovni_stream_new(r, ctx->diags, ctx->on_event != NULL);
+    tc_ovni_stream *s = tc_ovni_stream_new(r, ctx->diags, 1);
     if (!s)
         return;
     tc_ovni_model model;
@@ -58,5 +58,6 @@ void tc_ovni_parse(tc_reader *r, const tc_parse_ctx *ctx)
         if (!ctx->no_models)
             tc_ovni_model_finish(&model);
     }
+    tc_ovni_model_free(&model);
     tc_ovni_stream_free(s);
 }

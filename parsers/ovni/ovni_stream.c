@@ -154,6 +154,7 @@ int tc_ovni_stream_next(tc_ovni_stream *s, tc_ovni_event *ev)
     ev->clock = tc_rd64(b + 4, s->be);
     ev->jumbo = (ev->flags & TC_OVNI_FLAG_JUMBO) != 0;
     ev->payload = NULL;
+    ev->big_endian = s->be;
 
     if (ev->flags & ~TC_OVNI_FLAG_JUMBO)
         tc_report(s->d, TC_RULE_OVNI_EVENT_FLAGS, pos, 1,

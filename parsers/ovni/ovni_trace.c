@@ -205,7 +205,7 @@ static uint64_t read_events(tc_ovni_stream_file *s, tc_diag_sink *d, const tc_ov
     }
     tc_reader *r = tc_input_reader(in);
     d->input = s->obs;
-    tc_ovni_stream *st = tc_ovni_stream_new(r, d, 0);
+    tc_ovni_stream *st = tc_ovni_stream_new(r, d, 1);
     tc_ovni_model model;
     tc_ovni_model_init(&model, d, s->has_json ? &s->meta : NULL);
     if (st && tc_ovni_stream_header(st)) {
@@ -224,6 +224,7 @@ static uint64_t read_events(tc_ovni_stream_file *s, tc_diag_sink *d, const tc_ov
         if (!o->no_models)
             tc_ovni_model_finish(&model);
     }
+    tc_ovni_model_free(&model);
     s->big_endian = st && tc_ovni_stream_big_endian(st);
     tc_ovni_stream_free(st);
     uint64_t bytes = tc_pos(r);
