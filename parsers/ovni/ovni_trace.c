@@ -8,11 +8,13 @@
 #include <sys/stat.h>
 #include "../common/fuzzbench.h"
 #include "../common/parse.h"
-#include "../common/split.h"
+#include "../common/diag_order.h"
+#include "../common/parallel.h"
 #include "ovni.h"
 #include "ovni_dump.h"
 #include "ovni_meta.h"
 #include "ovni_model.h"
+#include "ovni_replay.h"
 #include "ovni_trace.h"
 
 #define MAX_DEPTH 16
@@ -190,43 +192,6 @@ static uint64_t read_meta(tc_ovni_stream_file *s, tc_diag_sink *d, const tc_ovni
     tc_reader *r = tc_input_reader(in);
     d->input = s->json;
     tc_ovni_meta_read(r, d, &s->meta);
-    uint64_t bytes = tc_pos(r);
-    tc_input_close(in);
-    return bytes;
-}
-
-static uint64_t read_events(tc_ovni_stream_file *s, tc_diag_sink *d, const tc_ovni_opts *o,
-                            tc_error *err)
-{
-    tc_input *in = tc_input_open(s->obs, &o->input, err);
-    if (!in) {
-        tc_error_add(err, "ovni", "%s", s->obs);
-        return 0;
-    }
-    tc_reader *r = tc_input_reader(in);
-    d->input = s->obs;
-    tc_ovni_stream *st = tc_ovni_stream_new(r, d, 1);
-    tc_ovni_model model;
-    tc_ovni_model_init(&model, d, s->has_json ? &s->meta : NULL);
-    if (st && tc_ovni_stream_header(st)) {
-        tc_ovni_event ev;
-        int first = 1;
-        while (tc_ovni_stream_next(st, &ev)) {
-            if (first && ev.clock < TC_OVNI_CLOCK_LIMIT) {
-                s->has_first_clock = 1;
-                s->first_clock = ev.clock;
-                s->first_offset = ev.offset;
-            }
-            first = 0;
-            if (!o->no_models)
-                tc_ovni_model_event(&model, &ev);
-        }
-        if (!o->no_models)
-            tc_ovni_model_finish(&model);
-    }
-    tc_ovni_model_free(&model);
-    s->big_endian = st && tc_ovni_stream_big_endian(st);
-    tc_ovni_stream_free(st);
     uint64_t bytes = tc_pos(r);
     tc_input_close(in);
     return bytes;
@@ -493,38 +458,74 @@ static void check_clock_gate(tc_diag_sink *d, const stream_list *l)
 
 /* ---- the trace ---- */
 
-/* ---- every stream, on its own ---- */
-
-typedef struct streams_job {
-    stream_list *l;
-    const char *dir;
+typedef struct replay_job {
+    tc_ovni_stream_file *streams;
+    tc_ovni_group *groups;
+    tc_diag_order **orders; /* one per worker */
     const tc_ovni_opts *o;
-} streams_job;
+} replay_job;
 
-/* Stream i: its files, then its directories' names, into its own fields.
- * Nothing here looks at another stream, so streams are checked at once
- * (split.h). */
-static void check_one(void *user, size_t i, tc_diag_sink *d)
+static void replay_one(void *user, size_t i, unsigned worker)
 {
-    streams_job *job = user;
-    tc_ovni_stream_file *s = &job->l->items[i];
-    tc_error *err = &s->err;
-    uint64_t bytes = 0;
-    if (s->has_json) {
-        bytes += read_meta(s, d, job->o, err);
-    } else {
-        d->input = s->obs;
-        tc_report_about(d, TC_RULE_OVNI_TRACE_JSON_MISSING,
-                        "no stream.json beside this stream.obs");
+    replay_job *job = user;
+    tc_ovni_replay(job->streams, &job->groups[i], job->orders[worker], job->o);
+}
+
+/* Every stream's own findings, in path order whatever the order they were
+ * made in: its metadata, its events (judged loom by loom, the looms on
+ * o->threads threads), its directory names. */
+static void check_streams(stream_list *l, const char *dir, tc_diag_sink *d, const tc_ovni_opts *o)
+{
+    tc_diag_order *all = tc_diag_order_new(d);
+    if (!all) {
+        tc_diag_fail(d, "out of memory for the findings of a trace");
+        return;
     }
-    if (s->has_obs) {
-        bytes += read_events(s, d, job->o, err);
-    } else {
-        d->input = s->json;
-        tc_report_about(d, TC_RULE_OVNI_TRACE_OBS_MISSING, "no stream.obs beside this stream.json");
+    tc_diag_sink *s = tc_diag_order_sink(all);
+    for (size_t i = 0; i < l->n; i++) {
+        tc_ovni_stream_file *f = &l->items[i];
+        tc_diag_order_key(all, TC_OVNI_KEY(i, TC_OVNI_PHASE_META));
+        if (f->has_json) {
+            f->bytes += read_meta(f, s, o, &f->err);
+        } else {
+            s->input = f->obs;
+            tc_report_about(s, TC_RULE_OVNI_TRACE_JSON_MISSING,
+                            "no stream.json beside this stream.obs");
+        }
     }
-    check_dir_names(s, d, job->dir);
-    s->bytes = bytes;
+    tc_ovni_group *groups = NULL;
+    size_t ng = tc_ovni_groups(l->items, l->n, &groups);
+    unsigned threads = o->threads ? o->threads : 1;
+    if (threads > ng)
+        threads = ng ? (unsigned)ng : 1;
+    tc_diag_order **orders = calloc(threads, sizeof *orders);
+    int ok = orders && (ng || !l->n);
+    for (unsigned w = 0; ok && w < threads; w++)
+        ok = (orders[w] = tc_diag_order_new(d)) != NULL;
+    if (ok) {
+        replay_job job = {l->items, groups, orders, o};
+        tc_parallel_for(ng, threads, replay_one, &job);
+    } else {
+        tc_diag_fail(d, "out of memory for the streams of a trace");
+    }
+    for (unsigned w = 0; orders && w < threads; w++)
+        if (orders[w])
+            tc_diag_order_merge(all, orders[w]);
+    free(orders);
+    tc_ovni_groups_free(groups, ng);
+    for (size_t i = 0; i < l->n; i++) {
+        tc_ovni_stream_file *f = &l->items[i];
+        if (!f->has_obs) {
+            tc_diag_order_key(all, TC_OVNI_KEY(i, TC_OVNI_PHASE_EVENTS));
+            s->input = f->json;
+            tc_report_about(s, TC_RULE_OVNI_TRACE_OBS_MISSING,
+                            "no stream.obs beside this stream.json");
+        }
+        tc_diag_order_key(all, TC_OVNI_KEY(i, TC_OVNI_PHASE_DIRS));
+        check_dir_names(f, s, dir);
+    }
+    tc_diag_order_replay(all, d);
+    tc_diag_order_free(all);
 }
 
 uint64_t tc_ovni_check_trace(const char *dir, tc_diag_sink *d, const tc_ovni_opts *o, tc_error *err)
@@ -550,10 +551,7 @@ uint64_t tc_ovni_check_trace(const char *dir, tc_diag_sink *d, const tc_ovni_opt
     if (l.n == 0)
         tc_report_about(d, TC_RULE_OVNI_TRACE_EMPTY,
                         "no stream (a directory with stream.json and stream.obs) below %s", dir);
-    streams_job job = {.l = &l, .dir = dir, .o = o};
-    if (tc_split_each(d, l.n, o->threads, check_one, &job) != 0)
-        for (size_t i = 0; i < l.n; i++)
-            check_one(&job, i, d);
+    check_streams(&l, dir, d, o);
     for (size_t i = 0; i < l.n; i++) {
         bytes += l.items[i].bytes;
         if (tc_error_is_set(&l.items[i].err)) { /* the last one's, as in turn */
