@@ -44,7 +44,7 @@ static void test_example(void)
     ot_opts o = {.format = TC_FORMAT_DCFG, .dump = 1};
     ot_free(&r);
     ot_check_memory(dcfg_example, strlen(dcfg_example), &o, &r);
-    OT_DUMP(&r, 0, "{\"t\":\"header\",\"format\":\"dcfg\",\"dump_version\":1,\"major_version\":\"1\",\"minor_version\":\"0\"}");
+    OT_DUMP(&r, 0, "{\"t\":\"header\",\"format\":\"dcfg\",\"dump_version\":2,\"major_version\":\"1\",\"minor_version\":\"0\"}");
     OT_DUMP(&r, 25, "{\"t\":\"edge\",\"pid\":\"13723\",\"id\":10,\"source\":1,\"target\":4,\"type\":1,\"count_per_thread\":[\"1\"]}");
     ot_free(&r);
 }

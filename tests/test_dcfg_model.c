@@ -156,7 +156,7 @@ static void same_dump(const ot_result *r, const char *const *want, size_t n, con
 static void test_dump_example(void)
 {
     static const char *const want[] = {
-        "{\"t\":\"header\",\"format\":\"dcfg\",\"dump_version\":1,\"major_version\":\"1\",\"minor_version\":\"0\"}",
+        "{\"t\":\"header\",\"format\":\"dcfg\",\"dump_version\":2,\"major_version\":\"1\",\"minor_version\":\"0\"}",
         "{\"t\":\"file_name\",\"id\":1,\"name\":\"hello-world\"}",
         "{\"t\":\"file_name\",\"id\":8,\"name\":\"hello-world.c\"}",
         "{\"t\":\"edge_type\",\"id\":1,\"name\":\"ENTRY\"}",
@@ -216,7 +216,7 @@ static void test_dump_order(void)
         "[3,20,30,5],[2,30,30,5],[1,30,20,5]]}]],"
         "\"EDGE_TYPES\":[[\"EDGE_TYPE_ID\",\"EDGE_TYPE\"],[5,\"BRANCH\"]]}";
     static const char *const want[] = {
-        "{\"t\":\"header\",\"format\":\"dcfg\",\"dump_version\":1,\"major_version\":\"1\"}",
+        "{\"t\":\"header\",\"format\":\"dcfg\",\"dump_version\":2,\"major_version\":\"1\"}",
         "{\"t\":\"edge_type\",\"id\":5,\"name\":\"BRANCH\"}",
         "{\"t\":\"process\",\"pid\":\"7\"}",
         "{\"t\":\"image\",\"pid\":\"7\",\"id\":2,\"load_addr\":\"0\",\"size\":\"100\"}",

@@ -67,7 +67,7 @@ static void test_valid_and_dump(void)
     ot_result r;
     check(s, "", &r);
     CU_ASSERT_EQUAL(r.status, 0);
-    OT_DUMP(&r, 0, "{\"t\":\"header\",\"format\":\"dcfg-trace\",\"dump_version\":1,"
+    OT_DUMP(&r, 0, "{\"t\":\"header\",\"format\":\"dcfg-trace\",\"dump_version\":2,"
                    "\"major\":\"1\",\"minor\":\"0\"}");
     OT_DUMP(&r, 1, "{\"t\":\"process\",\"pid\":\"7\"}");
     OT_DUMP(&r, 2, "{\"t\":\"chunk\",\"pid\":\"7\",\"thread\":\"0\",\"preceding_instr_count\":"

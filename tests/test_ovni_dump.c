@@ -68,7 +68,7 @@ static void test_merge_by_clock(void)
     ot_result r = {0};
     ot_check_path(root, &DUMP, &r);
     CHECK(r.status == 0 && r.n == 0, "merge:%s", ot_describe(&r));
-    OT_DUMP(&r, 0, "{\"t\":\"header\",\"format\":\"ovni\",\"dump_version\":1}");
+    OT_DUMP(&r, 0, "{\"t\":\"header\",\"format\":\"ovni\",\"dump_version\":2}");
     OT_DUMP(&r, 1, "{\"t\":\"stream\",\"path\":\"a\",\"byte_order\":\"little\"}");
     OT_DUMP(&r, 2, "{\"t\":\"stream\",\"path\":\"b\",\"byte_order\":\"big\"}");
     OT_DUMP(&r, 3, "{\"t\":\"stream\",\"path\":\"c\",\"byte_order\":\"little\"}");
@@ -203,7 +203,7 @@ static void test_lone_stream(void)
     ot_result r = {0};
     ot_check_path(path, &DUMP, &r);
     OT_RULES(&r, "OVNI-CLOCK-DECREASE");
-    OT_DUMP(&r, 0, "{\"t\":\"header\",\"format\":\"ovni\",\"dump_version\":1}");
+    OT_DUMP(&r, 0, "{\"t\":\"header\",\"format\":\"ovni\",\"dump_version\":2}");
     OT_DUMP(&r, 1, "{\"t\":\"stream\",\"path\":\".\",\"byte_order\":\"little\"}");
     OT_DUMP(&r, 2, "{\"t\":\"event\",\"stream\":\".\",\"clock\":\"9\",\"mcv\":\"XAa\",\"flags\":0,\"size_code\":0,\"payload\":\"\"}");
     OT_DUMP(&r, 3, "{\"t\":\"event\",\"stream\":\".\",\"clock\":\"3\",\"mcv\":\"XAb\",\"flags\":0,\"size_code\":1,\"payload\":\"0102\"}");

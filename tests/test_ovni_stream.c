@@ -42,7 +42,7 @@ static void expect_event_line(const ot_result *r, size_t line, uint64_t clock, c
 #define EVENT_LINE(r, line, clock, mcv, flags, code, jsize, hex) \
     expect_event_line((r), (line), (clock), (mcv), (flags), (code), (jsize), (hex), __FILE__, __LINE__)
 
-static const char HEADER_LINE[] = "{\"t\":\"header\",\"format\":\"ovni\",\"dump_version\":1}";
+static const char HEADER_LINE[] = "{\"t\":\"header\",\"format\":\"ovni\",\"dump_version\":2}";
 static const char STREAM_LE[] = "{\"t\":\"stream\",\"path\":\".\",\"byte_order\":\"little\"}";
 static const char STREAM_BE[] = "{\"t\":\"stream\",\"path\":\".\",\"byte_order\":\"big\"}";
 

@@ -26,7 +26,7 @@ static const char example[] =
     "0x1b 0\n0x18 0x2000\n";
 
 static const char *const example_dump[] = {
-    "{\"t\":\"header\",\"format\":\"perf\",\"dump_version\":1}",
+    "{\"t\":\"header\",\"format\":\"perf\",\"dump_version\":2}",
     "{\"t\":\"perf_header\",\"offset\":\"138\",\"count_type\":1,\"count_type_name\":\"delta\","
     "\"mask\":9,\"counters\":2}",
     "{\"t\":\"counter\",\"index\":0,\"opensbi_type\":0,\"code\":2,\"counter_info\":261120,"

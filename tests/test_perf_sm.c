@@ -970,7 +970,7 @@ static void test_dump_lines(void)
     tb_run_msgs(&b, NULL, &r);
     EXPECT_IDS(&r, "");
     static const char *const want[] = {
-        "{\"t\":\"header\",\"format\":\"perf\",\"dump_version\":1}",
+        "{\"t\":\"header\",\"format\":\"perf\",\"dump_version\":2}",
         "{\"t\":\"perf_header\",\"offset\":\"0\",\"count_type\":1,\"count_type_name\":"
         "\"delta\",\"mask\":9,\"counters\":2}",
         "{\"t\":\"counter\",\"index\":0,\"opensbi_type\":0,\"code\":2,\"counter_info\":261120,"

@@ -124,7 +124,7 @@ static void test_valid_every_version_and_order(void)
             CU_ASSERT_EQUAL(r.sum.format, TC_FORMAT_XRAY_BASIC);
             char line[400];
             snprintf(line, sizeof line,
-                     "{\"t\":\"header\",\"format\":\"xray-basic\",\"dump_version\":1,\"version\":%u,"
+                     "{\"t\":\"header\",\"format\":\"xray-basic\",\"dump_version\":2,\"version\":%u,"
                      "\"type\":0,\"byte_order\":\"%s\",\"constant_tsc\":true,\"nonstop_tsc\":true,"
                      "\"cycle_frequency\":\"2400000000\"}", v, be ? "big" : "little");
             EXPECT_DUMP_LINE(&r, 0, line);

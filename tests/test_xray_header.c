@@ -22,7 +22,7 @@ static void test_header_only_valid(void)
             CU_ASSERT_EQUAL(r.sum.bytes, 32);
             char line[400];
             snprintf(line, sizeof line,
-                     "{\"t\":\"header\",\"format\":\"xray\",\"dump_version\":1,\"version\":%u,"
+                     "{\"t\":\"header\",\"format\":\"xray\",\"dump_version\":2,\"version\":%u,"
                      "\"type\":1,\"byte_order\":\"%s\",\"constant_tsc\":true,\"nonstop_tsc\":true,"
                      "\"cycle_frequency\":\"2400000000\",\"buffer_size\":\"16384\"}",
                      v, be ? "big" : "little");

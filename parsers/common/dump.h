@@ -5,6 +5,6 @@
 #include "jsonl.h"
 
 /* Bumped whenever a line of any format's dump changes. */
-#define TC_DUMP_VERSION 1
+#define TC_DUMP_VERSION 2
 
 #endif

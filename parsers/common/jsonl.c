@@ -224,6 +224,29 @@ void tc_jl_hex(tc_jsonl *w, const char *k, const uint8_t *p, size_t n)
     put(w, "\"", 1);
 }
 
+void tc_jl_object_begin(tc_jsonl *w, const char *k)
+{
+    key(w, k);
+    put(w, "{", 1);
+    w->outer = w->fields;
+    w->fields = 0;
+}
+
+void tc_jl_object_end(tc_jsonl *w)
+{
+    put(w, "}", 1);
+    w->fields = w->outer;
+}
+
+void tc_jl_array_i64s(tc_jsonl *w, int64_t v)
+{
+    if (w->items++)
+        put(w, ",", 1);
+    put(w, "\"", 1);
+    put_i64(w, v);
+    put(w, "\"", 1);
+}
+
 void tc_jl_array_begin(tc_jsonl *w, const char *k)
 {
     key(w, k);

@@ -16,6 +16,7 @@ typedef struct tc_jsonl {
     FILE *f;
     int fields; /* fields written in the current object */
     int items;  /* items written in the current array */
+    int outer;  /* fields of the enclosing object, while in a nested one */
     size_t len;
     char buf[8192];
 } tc_jsonl;
@@ -44,7 +45,11 @@ void tc_jl_u64s_array(tc_jsonl *w, const char *key, const uint64_t *v, size_t n)
 void tc_jl_array_begin(tc_jsonl *w, const char *key);
 void tc_jl_array_uint(tc_jsonl *w, uint64_t v);
 void tc_jl_array_u64s(tc_jsonl *w, uint64_t v);
+void tc_jl_array_i64s(tc_jsonl *w, int64_t v);
 void tc_jl_array_end(tc_jsonl *w);
+/* A nested object, "key":{...}: begin, its fields, end (one level). */
+void tc_jl_object_begin(tc_jsonl *w, const char *key);
+void tc_jl_object_end(tc_jsonl *w);
 void tc_jl_latin1(tc_jsonl *w, const char *key, const uint8_t *p, size_t n);
 
 /* A JSON string literal, quotes included, escaped per RFC 8259. */

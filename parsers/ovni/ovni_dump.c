@@ -1,7 +1,57 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/bytes.h"
 #include "ovni_dump.h"
+#include "ovni_models.h"
+
+/* The payload by field name (spec/ovni/models.def), when it matches its
+ * event's layout: "fields":{"taskid":5,"typeid":2}. 64-bit fields are
+ * decimal strings, as everywhere in the dump; a string field is the text
+ * before its NUL; an array field an array of decimal strings. */
+static void fields(tc_jsonl *w, const tc_ovni_event *ev, const tc_ovni_event_info *e)
+{
+    char why[8];
+    if ((e->flags & TC_OVNI_EVF_OLD) || (!ev->payload && ev->payload_len) ||
+        tc_ovni_payload_mismatch(e, ev->jumbo, ev->payload, ev->payload_len, why, sizeof why))
+        return;
+    tc_ovni_field f[TC_OVNI_MAX_FIELDS];
+    unsigned n = tc_ovni_event_fields(e, f);
+    if (!n)
+        return;
+    tc_jl_object_begin(w, "fields");
+    const uint8_t *p = ev->payload, *end = ev->payload + ev->payload_len;
+    int be = ev->big_endian;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned size = tc_ovni_type_size(f[i].type);
+        if (f[i].type == TC_OVNI_T_str) {
+            const uint8_t *nul = memchr(p, 0, (size_t)(end - p));
+            size_t len = nul ? (size_t)(nul - p) : (size_t)(end - p);
+            tc_jl_latin1(w, f[i].name, p, len);
+            p = end;
+            continue;
+        }
+        if (f[i].array) {
+            tc_jl_array_begin(w, f[i].name);
+            for (; p + size <= end; p += size)
+                tc_jl_array_i64s(w, (int64_t)tc_rd64(p, be));
+            tc_jl_array_end(w);
+            continue;
+        }
+        switch (f[i].type) {
+        case TC_OVNI_T_u8: tc_jl_uint(w, f[i].name, p[0]); break;
+        case TC_OVNI_T_i8: tc_jl_int(w, f[i].name, (int8_t)p[0]); break;
+        case TC_OVNI_T_u16: tc_jl_uint(w, f[i].name, tc_rd16(p, be)); break;
+        case TC_OVNI_T_i16: tc_jl_int(w, f[i].name, (int16_t)tc_rd16(p, be)); break;
+        case TC_OVNI_T_u32: tc_jl_uint(w, f[i].name, tc_rd32(p, be)); break;
+        case TC_OVNI_T_i32: tc_jl_int(w, f[i].name, (int32_t)tc_rd32(p, be)); break;
+        case TC_OVNI_T_u64: tc_jl_u64s(w, f[i].name, tc_rd64(p, be)); break;
+        default: tc_jl_i64s(w, f[i].name, (int64_t)tc_rd64(p, be)); break;
+        }
+        p += size;
+    }
+    tc_jl_object_end(w);
+}
 
 void tc_ovni_dump(tc_jsonl *w, const void *record)
 {
@@ -41,6 +91,15 @@ void tc_ovni_dump(tc_jsonl *w, const void *record)
             tc_jl_hex(w, "payload", ev->payload ? ev->payload : (const uint8_t *)"", ev->payload_len);
         else
             tc_jl_null(w, "payload");
+        {
+            tc_ovni_model_id id = tc_ovni_model_of_letter((unsigned char)ev->mcv[0]);
+            const tc_ovni_event_info *e = tc_ovni_event_lookup(
+                (unsigned char)ev->mcv[0], (unsigned char)ev->mcv[1], (unsigned char)ev->mcv[2]);
+            if (id != TC_OVNI_M_NONE)
+                tc_jl_str(w, "model", tc_ovni_model_table[id].name);
+            if (e)
+                fields(w, ev, e);
+        }
         break;
     default:
         return;
