@@ -2,16 +2,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../parsers/ovni/ovni_meta.h"
 #include "ovni_plan.h"
 #include "../common/xalloc.h"
 
 static const char *const host_names[] = {"mio", "node", "cn", "s02r1b", "gpu", "login", "amd",
                                          "knl"};
 static const char *const loom_suffixes[] = {"", ".nosv-u1000", ".bsc.es", "-ib0", "_a"};
-static const char *const other_models[][2] = {
-    {"nanos6", "1.0.0"}, {"openmp", "1.2.0"}, {"tampi", "1.0.0"}, {"mpi", "1.0.0"},
-    {"nodes", "1.0.0"},
-};
+/* A version of model m that its emulator accepts: its own, or now and then
+ * a lower minor or patch (ovni.require asks for at least that much). */
+static void model_version(tc_ovni_model_id m, unsigned pick, char *buf, size_t size)
+{
+    int64_t v[3];
+    const char *have = tc_ovni_model_table[m].version;
+    tc_ovni_version_parse(have, strlen(have), v);
+    if (pick == 1 && v[2] > 0)
+        v[2]--;
+    else if (pick == 2 && v[1] > 0)
+        v[1]--;
+    snprintf(buf, size, "%lld.%lld.%lld", (long long)v[0], (long long)v[1], (long long)v[2]);
+}
 
 /* The loom's CPUs: phyids as an operating system numbers them (from 0, with
  * an offset and stride, or scattered), indexes 0..N-1 in phyid order or
@@ -127,14 +137,22 @@ ovni_plan *ovni_plan_new(const ovni_gen_params *p, tc_rng *r)
         int64_t pid = tc_rng_chance(r, 1, 4) ? pid_base : (int64_t)tc_rng_range(r, 2, 4000000);
         for (unsigned pr = 0; pr < p->procs; pr++) {
             uint64_t global = (uint64_t)l * p->procs + pr;
-            unsigned uses = OVNI_USES_NOSV;
-            if (global > 0 && tc_rng_chance(r, 1, 4))
+            /* Some of the models asked for: nOS-V in most processes, each
+             * other one in half of them; ovni's own alone now and then. */
+            unsigned allowed = p->models ? p->models : OVNI_USES_ALL, uses = 0;
+            for (int m = 0; m < TC_OVNI_M__COUNT; m++)
+                if ((allowed & OVNI_USES(m)) &&
+                    tc_rng_chance(r, m == TC_OVNI_M_NOSV && global == 0 ? 4 : 2, 4))
+                    uses |= OVNI_USES(m);
+            if (global > 0 && tc_rng_chance(r, 1, 6))
                 uses = 0;
-            if (tc_rng_chance(r, 1, 4))
-                uses |= OVNI_USES_KERNEL;
-            const char *also = tc_rng_chance(r, 1, 8)
-                                   ? other_models[tc_rng_below(r, 5)][0]
-                                   : NULL;
+            /* Now and then a model required without events. */
+            const char *also = NULL;
+            if (tc_rng_chance(r, 1, 8)) {
+                int m = 1 + (int)tc_rng_below(r, TC_OVNI_M__COUNT - 1);
+                if (!(uses & OVNI_USES(m)))
+                    also = tc_ovni_model_table[m].name;
+            }
             int unknown = tc_rng_chance(r, 1, 10);
             int64_t app_id = tc_rng_chance(r, 3, 4) ? (int64_t)global + 1
                                                      : (int64_t)tc_rng_range(r, 1, 1000);
@@ -267,13 +285,14 @@ ovni_json *ovni_plan_metadata(const ovni_plan *pl, size_t i)
     ovni_json *req = ovni_json_add(o, "require", ovni_json_object());
     ovni_json_add(req, "ovni", ovni_json_string("1.1.0"));
     unsigned required = s->uses & ~s->unrequired;
-    if (required & OVNI_USES_NOSV)
-        ovni_json_add(req, "nosv", ovni_json_string("2.6.0"));
-    if (required & OVNI_USES_KERNEL)
-        ovni_json_add(req, "kernel", ovni_json_string("1.0.0"));
-    for (size_t m = 0; s->also_requires[0] && m < sizeof other_models / sizeof other_models[0]; m++)
-        if (!strcmp(other_models[m][0], s->also_requires))
-            ovni_json_add(req, other_models[m][0], ovni_json_string(other_models[m][1]));
+    for (int m = 1; m < TC_OVNI_M__COUNT; m++) {
+        const char *name = tc_ovni_model_table[m].name;
+        if (!(required & OVNI_USES(m)) && strcmp(s->also_requires, name) != 0)
+            continue;
+        char version[32];
+        model_version((tc_ovni_model_id)m, (unsigned)((s->tid + m) % 4), version, sizeof version);
+        ovni_json_add(req, name, ovni_json_string(version));
+    }
     if (s->unknown_model)
         ovni_json_add(req, "x_counters", ovni_json_string("0.3.12"));
     if (s->has_marks) {

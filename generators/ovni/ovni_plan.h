@@ -12,12 +12,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../../parsers/ovni/ovni_models.h"
 #include "../common/rng.h"
 #include "ovni_json.h"
 
-/* The models a stream requires and emits events of (bit masks). */
-#define OVNI_USES_NOSV 1u   /* 'V' */
-#define OVNI_USES_KERNEL 2u /* 'K' */
+/* The models a stream requires and emits events of (bit masks, by model
+ * of parsers/ovni/ovni_models.h; ovni's own is always there). */
+#define OVNI_USES(model) (1u << (model))
+#define OVNI_USES_NOSV OVNI_USES(TC_OVNI_M_NOSV)
+#define OVNI_USES_KERNEL OVNI_USES(TC_OVNI_M_KERNEL)
+#define OVNI_USES_ALL (((1u << TC_OVNI_M__COUNT) - 1u) & ~OVNI_USES(TC_OVNI_M_OVNI))
 
 /* The mark types a stream with marks declares in ovni.mark (as libovni's
  * ovni_mark_type writes them): a value set with OM=, and values pushed with
@@ -47,6 +51,9 @@ typedef struct ovni_gen_params {
      * at most OVNI_MAX_START_SPREAD); 0, the default: all within a
      * millisecond. */
     uint64_t start_spread;
+    /* The models whose events the trace may hold (OVNI_USES_*); 0: every
+     * model. Each process takes some of them. */
+    unsigned models;
 } ovni_gen_params;
 
 #define OVNI_MAX_START_SPREAD (3000ull * 1000000000ull)

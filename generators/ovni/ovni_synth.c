@@ -26,21 +26,40 @@
 /* A queue entry that stands for "close every open region". */
 static const char CLOSE_ALL[3] = {0, 'C', 'A'};
 
-enum { IT_SUBSYSTEM, IT_TASK, IT_PAUSE, IT_MARK };
+enum { IT_STATE, IT_TASK, IT_PAUSE, IT_MARK, IT_WS };
 
-/* A region the stream has opened and must close, in reverse order. */
+/* A region the stream has opened and must close, in reverse order: the
+ * event that closes it, with its payload. */
 typedef struct open_item {
     unsigned kind;
-    char close[3];   /* the event that closes it */
-    uint32_t id;     /* IT_TASK, IT_PAUSE: the task */
-    int64_t value;   /* IT_MARK: the value pushed */
+    char close[3];
+    uint8_t pay[12];
+    uint8_t len;
+    int model;       /* IT_STATE, IT_TASK, IT_PAUSE, IT_WS */
+    int chan, state; /* IT_STATE */
 } open_item;
+
+/* The models with tasks, by tc_ovni_model_id, and what their events carry. */
+typedef struct tasks {
+    uint32_t types, made, ran; /* task types and tasks made; tasks run */
+} tasks;
+
+/* The events of a model the generator picks from: states entered (PUSH),
+ * values set (SET) and events that change nothing (NONE), by index of
+ * tc_ovni_events; found in the table once per stream. */
+#define MAX_PICKS 64
+typedef struct picks {
+    uint16_t push[MAX_PICKS], set[8], none[16];
+    unsigned npush, nset, nnone;
+} picks;
 
 struct ovni_synth {
     tc_rng *r;
     ovni_view v;
     uint64_t budget;
     unsigned uses;
+    int models[TC_OVNI_M__COUNT]; /* the models it uses, ovni's own left out */
+    unsigned nmodels;
     int marks; /* the stream declares ovni's two mark types (ovni_plan_metadata) */
     int64_t tid, pid;
     int be;
@@ -55,29 +74,19 @@ struct ovni_synth {
      * takes any number of threads. */
     int32_t cpu;     /* the CPU it runs on */
     uint32_t slot, slots, ncpus;
-    /* nosv's tasks and subsystems, as libovni's nosv model follows them. */
-    uint32_t ids;                 /* (index in the process + 1) */
-    uint32_t types, tasks, ran;   /* task types and tasks made; tasks executed */
-    unsigned idle;                /* the last idle state set (VPp, VPr, VPa) */
+    uint32_t ids;    /* (index in the process + 1): the ids it gives out are its own */
+    tasks t[TC_OVNI_M__COUNT];
+    int set_value[TC_OVNI_CH__COUNT]; /* the last state set on a SINGLE channel, or -1 */
+    picks pk[TC_OVNI_M__COUNT];
     open_item open[MAX_OPEN];
     unsigned nopen;
     uint64_t open_bytes;          /* of the events that close them */
 };
 
-/* nosv events that stand alone: a task sent, received or self-assigned,
- * nosv_attach() entered and left (libovni's nosv model ignores them). */
-static const char nosv_single[5][3] = {"VSr", "VSs", "VS@", "VHa", "VHA"};
-/* nosv subsystems: the event that enters one and the event that leaves it. */
-static const char nosv_pairs[][2][3] = {
-    {"VS[", "VS]"}, {"VSN", "VSn"}, {"VSh", "VSf"}, {"VU[", "VU]"}, {"VMa", "VMA"},
-    {"VMf", "VMF"}, {"VAr", "VAR"}, {"VAd", "VAD"}, {"VAs", "VAS"}, {"VAp", "VAP"},
-    {"VAy", "VAY"}, {"VAw", "VAW"}, {"VAc", "VAC"}, {"VAa", "VAA"}, {"VAe", "VAE"},
-    {"VAl", "VAL"}, {"VAt", "VAT"}, {"VAu", "VAU"}, {"VAb", "VAB"}, {"VAo", "VAO"},
-    {"VAg", "VAG"}, {"VAk", "VAK"}, {"VAj", "VAJ"}, {"VAm", "VAM"}, {"VAi", "VAI"},
-    {"VAn", "VAN"}, {"VHw", "VHW"}, {"VHd", "VHD"},
-};
-#define NOSV_PAIRS (sizeof nosv_pairs / sizeof nosv_pairs[0])
-static const char nosv_idle[3][3] = {"VPp", "VPr", "VPa"};
+static int has_tasks(int m)
+{
+    return m == TC_OVNI_M_NOSV || m == TC_OVNI_M_NANOS6 || m == TC_OVNI_M_OPENMP;
+}
 
 /* The thread events and regions of ovni's own model. */
 static void apply_ovni(ovni_view *v, const ovni_ev *ev)
@@ -112,6 +121,22 @@ static inline void apply(ovni_view *v, const ovni_ev *ev)
         v->out_of_cpu = ev->mcv[2] == 'O';
 }
 
+static void find_picks(picks *p, int model)
+{
+    memset(p, 0, sizeof *p);
+    for (size_t i = 0; i < tc_ovni_nevents; i++) {
+        const tc_ovni_event_info *e = &tc_ovni_events[i];
+        if ((int)e->model != model || (e->flags & (TC_OVNI_EVF_OLD | TC_OVNI_EVF_JUMBO)))
+            continue;
+        if (e->action == TC_OVNI_A_PUSH && p->npush < MAX_PICKS)
+            p->push[p->npush++] = (uint16_t)i;
+        else if (e->action == TC_OVNI_A_SET && p->nset < 8)
+            p->set[p->nset++] = (uint16_t)i;
+        else if (e->action == TC_OVNI_A_NONE && p->nnone < 16)
+            p->none[p->nnone++] = (uint16_t)i;
+    }
+}
+
 ovni_synth *ovni_synth_new(const ovni_plan *pl, size_t i, tc_rng *choices)
 {
     ovni_synth *s = calloc(1, sizeof *s);
@@ -121,6 +146,13 @@ ovni_synth *ovni_synth_new(const ovni_plan *pl, size_t i, tc_rng *choices)
     s->r = choices;
     s->budget = sp->budget;
     s->uses = sp->uses;
+    for (int m = 1; m < TC_OVNI_M__COUNT; m++)
+        if (s->uses & OVNI_USES(m)) {
+            s->models[s->nmodels++] = m;
+            find_picks(&s->pk[m], m);
+        }
+    for (int c = 0; c < TC_OVNI_CH__COUNT; c++)
+        s->set_value[c] = -1;
     s->marks = sp->has_marks;
     s->ncpus = (uint32_t)pl->looms[sp->loom].ncpus;
     s->slot = sp->proc * pl->p.threads + sp->thread;
@@ -161,7 +193,7 @@ static int32_t pick_cpu(ovni_synth *s, uint64_t x)
     return (int32_t)(s->slot + (uint32_t)((x >> 43) % own) * s->slots);
 }
 
-/* Any CPU of the loom (OHC and OCn name one; nobody runs on it). */
+/* Any CPU of the loom (OHC names one; nobody runs on it). */
 static int32_t any_cpu(ovni_synth *s, uint64_t x) { return (int32_t)((x >> 40) % s->ncpus); }
 
 static void i32_at(ovni_synth *s, unsigned at, int64_t v)
@@ -176,16 +208,6 @@ static void make(ovni_synth *s, ovni_ev *ev, const char *mcv, uint64_t clock, un
     apply(&s->v, ev);
 }
 
-/* A nosv task event: u32 task id, u32 body id (0: the task is not
- * parallel). */
-static void task_event(ovni_synth *s, ovni_ev *ev, const char *mcv, uint64_t clock, uint32_t id,
-                       uint32_t second)
-{
-    tc_put32(s->pay, id, s->be);
-    tc_put32(s->pay + 4, second, s->be);
-    make(s, ev, mcv, clock, 8);
-}
-
 static void queue(ovni_synth *s, const char *mcv)
 {
     memcpy(s->q[s->qn++], mcv, 3);
@@ -193,33 +215,20 @@ static void queue(ovni_synth *s, const char *mcv)
 
 /* ---- regions ---- */
 
-static unsigned close_size(const open_item *it)
-{
-    switch (it->kind) {
-    case IT_TASK:
-    case IT_PAUSE: return TC_OVNI_EVENT_HEADER_SIZE + 8;
-    case IT_MARK: return TC_OVNI_EVENT_HEADER_SIZE + 12;
-    default: return TC_OVNI_EVENT_HEADER_SIZE;
-    }
-}
+static unsigned close_size(const open_item *it) { return TC_OVNI_EVENT_HEADER_SIZE + it->len; }
 
-static void push(ovni_synth *s, unsigned kind, const char *close, uint32_t id, int64_t value)
+/* Opens a region closed by `close` with the payload now in s->pay (len bytes). */
+static open_item *push(ovni_synth *s, unsigned kind, const char *close, unsigned len)
 {
     open_item *it = &s->open[s->nopen++];
+    memset(it, 0, sizeof *it);
     it->kind = kind;
     memcpy(it->close, close, 3);
-    it->id = id;
-    it->value = value;
+    memcpy(it->pay, s->pay, len);
+    it->len = (uint8_t)len;
+    it->model = TC_OVNI_M_OVNI;
     s->open_bytes += close_size(it);
-}
-
-/* The innermost task region (a task body or a paused task), or NULL. */
-static const open_item *innermost_task(const ovni_synth *s)
-{
-    for (unsigned k = s->nopen; k-- > 0;)
-        if (s->open[k].kind == IT_TASK || s->open[k].kind == IT_PAUSE)
-            return &s->open[k];
-    return NULL;
+    return it;
 }
 
 /* Closes the innermost region. */
@@ -227,28 +236,52 @@ static void pop(ovni_synth *s, ovni_ev *ev, uint64_t clock)
 {
     const open_item *it = &s->open[--s->nopen];
     s->open_bytes -= close_size(it);
-    switch (it->kind) {
-    case IT_TASK:
-    case IT_PAUSE:
-        task_event(s, ev, it->close, clock, it->id, 0);
-        break;
-    case IT_MARK:
-        tc_put64(s->pay, (uint64_t)it->value, s->be);
-        i32_at(s, 8, OVNI_MARK_STACK);
-        make(s, ev, it->close, clock, 12);
-        break;
-    default:
-        make(s, ev, it->close, clock, 0);
-        break;
-    }
+    memcpy(s->pay, it->pay, it->len);
+    make(s, ev, it->close, clock, it->len);
 }
 
-/* ---- nosv ---- */
+/* The innermost task region of model m (a body running or paused), or NULL. */
+static const open_item *innermost_task(const ovni_synth *s, int m)
+{
+    for (unsigned k = s->nopen; k-- > 0;)
+        if ((s->open[k].kind == IT_TASK || s->open[k].kind == IT_PAUSE) && s->open[k].model == m)
+            return &s->open[k];
+    return NULL;
+}
+
+/* The innermost state entered on channel c, or -1. A nOS-V or Nanos6 task
+ * body enters its model's 'running a task body' subsystem until it ends. */
+static int chan_top(const ovni_synth *s, int c)
+{
+    for (unsigned k = s->nopen; k-- > 0;) {
+        const open_item *it = &s->open[k];
+        if (it->kind == IT_STATE && it->chan == c)
+            return it->state;
+        if (it->kind == IT_TASK && it->model == TC_OVNI_M_NANOS6 &&
+            c == TC_OVNI_CH_NANOS6_SUBSYSTEM)
+            return TC_OVNI_ST_NANOS6_TASK_BODY;
+        if (it->kind == IT_TASK && it->model == TC_OVNI_M_NOSV && c == TC_OVNI_CH_NOSV_SUBSYSTEM)
+            return TC_OVNI_ST_NOSV_TASK_BODY;
+    }
+    return -1;
+}
+
+/* The event that leaves state st of channel c. */
+static const tc_ovni_event_info *pop_event(int c, int st)
+{
+    for (size_t i = 0; i < tc_ovni_nevents; i++)
+        if (tc_ovni_events[i].action == TC_OVNI_A_POP && tc_ovni_events[i].chan == c &&
+            tc_ovni_events[i].state == st)
+            return &tc_ovni_events[i];
+    return NULL;
+}
+
+/* ---- models: states, tasks ---- */
 
 /* A task type registration: u32 type id, then its label and a NUL. */
-static void type_registration(ovni_synth *s, ovni_ev *ev, uint64_t clock, uint64_t x)
+static void type_registration(ovni_synth *s, ovni_ev *ev, uint64_t clock, uint64_t x, int m)
 {
-    uint32_t id = s->ids << TYPE_SHIFT | ++s->types;
+    uint32_t id = s->ids << TYPE_SHIFT | ++s->t[m].types;
     tc_put32(s->jumbo, id, s->be);
     int n;
     if (((x >> 44) & 63) == 0) { /* now and then a long one */
@@ -262,43 +295,141 @@ static void type_registration(ovni_synth *s, ovni_ev *ev, uint64_t clock, uint64
         n = snprintf((char *)s->jumbo + 4, 60, "solver::kernel<double, %u>", (unsigned)id);
     }
     s->jumbo[4 + n] = 0;
-    ovni_ev_jumbo(ev, "VYc", clock, s->jumbo, (uint32_t)(4 + n + 1));
+    char mcv[3] = {tc_ovni_model_table[m].letter, m == TC_OVNI_M_OPENMP ? 'O' : 'Y', 'c'};
+    ovni_ev_jumbo(ev, mcv, clock, s->jumbo, (uint32_t)(4 + n + 1));
     apply(&s->v, ev);
 }
 
-/* A nosv event that keeps the model's books: tasks are made of a type the
- * thread registered, executed once (never over a running body: only over
- * a paused one), paused and resumed while they are the innermost, and
- * ended; subsystems are entered and left in nested order; the idle state
- * changes to another value. What cannot be done here becomes a lone event. */
-static void nosv_event(ovni_synth *s, ovni_ev *ev, uint64_t clock, uint64_t x)
+/* A task event of model m: u32 task id, and for nOS-V a u32 body id (0:
+ * the task is not parallel). */
+static unsigned task_payload(ovni_synth *s, int m, uint32_t id)
 {
-    unsigned what = (unsigned)((x >> 34) & 15);
-    const open_item *task = innermost_task(s);
+    tc_put32(s->pay, id, s->be);
+    if (m != TC_OVNI_M_NOSV)
+        return 4;
+    tc_put32(s->pay + 4, 0, s->be);
+    return 8;
+}
+
+static void mcv_of(int m, char c, char v, char out[3])
+{
+    out[0] = tc_ovni_model_table[m].letter;
+    out[1] = c;
+    out[2] = v;
+}
+
+/* A task step of model m, kept as its model's books want it: tasks made of
+ * a type the thread registered, run once, paused and resumed (nOS-V and
+ * Nanos6) while they are the innermost, and ended; never a nOS-V body over
+ * a running one, never a Nanos6 body straight over a task body. 0 when none
+ * could be made here. */
+static int task_step(ovni_synth *s, ovni_ev *ev, uint64_t clock, uint64_t x, int m,
+                     unsigned what)
+{
+    tasks *t = &s->t[m];
+    const open_item *task = innermost_task(s, m);
     int room = s->nopen < MAX_OPEN;
+    char mcv[3], close[3];
+    char tc = m == TC_OVNI_M_OPENMP ? 'P' : 'T';
+    if (what == 0 && t->types && t->made < (1u << TASK_SHIFT) - 1) {
+        uint32_t type = s->ids << TYPE_SHIFT | (uint32_t)(1 + (x >> 38) % t->types);
+        tc_put32(s->pay, s->ids << TASK_SHIFT | ++t->made, s->be);
+        tc_put32(s->pay + 4, type, s->be);
+        mcv_of(m, tc, 'c', mcv);
+        make(s, ev, mcv, clock, 8);
+        return 1;
+    }
+    if (what == 1 && room && t->ran < t->made) {
+        if (m == TC_OVNI_M_NOSV && task && task->kind == IT_TASK)
+            return 0; /* nOS-V runs a body over a paused one only */
+        if (m == TC_OVNI_M_NANOS6 &&
+            chan_top(s, TC_OVNI_CH_NANOS6_SUBSYSTEM) == TC_OVNI_ST_NANOS6_TASK_BODY)
+            return 0; /* its subsystems do not repeat */
+        uint32_t id = s->ids << TASK_SHIFT | ++t->ran;
+        unsigned len = task_payload(s, m, id);
+        mcv_of(m, tc, 'x', mcv);
+        make(s, ev, mcv, clock, len);
+        mcv_of(m, tc, 'e', close);
+        open_item *it = push(s, IT_TASK, close, len);
+        it->model = m;
+        return 1;
+    }
+    if (what == 2 && room && m != TC_OVNI_M_OPENMP && task && task->kind == IT_TASK &&
+        task == &s->open[s->nopen - 1]) {
+        unsigned len = task_payload(s, m, tc_rd32(task->pay, s->be));
+        mcv_of(m, tc, 'p', mcv);
+        make(s, ev, mcv, clock, len);
+        mcv_of(m, tc, 'r', close);
+        open_item *it = push(s, IT_PAUSE, close, len);
+        it->model = m;
+        return 1;
+    }
+    if (what == 3 && room && m == TC_OVNI_M_OPENMP && t->types) {
+        /* A worksharing of one of its types: PQx, closed by PQe. */
+        uint32_t type = s->ids << TYPE_SHIFT | (uint32_t)(1 + (x >> 38) % t->types);
+        tc_put32(s->pay, type, s->be);
+        make(s, ev, "PQx", clock, 4);
+        open_item *it = push(s, IT_WS, "PQe", 4);
+        it->model = m;
+        return 1;
+    }
+    return 0;
+}
+
+/* Enters a state of model m (not over itself where its channel refuses
+ * that), sets a value other than the one set, or an event that changes
+ * nothing. */
+static int state_step(ovni_synth *s, ovni_ev *ev, uint64_t clock, uint64_t x, int m,
+                      unsigned what)
+{
+    const picks *p = &s->pk[m];
+    if (what == 0 && p->npush && s->nopen < MAX_OPEN) {
+        const tc_ovni_event_info *e = &tc_ovni_events[p->push[(x >> 38) % p->npush]];
+        const tc_ovni_event_info *leave = pop_event(e->chan, e->state);
+        if (!leave || (!tc_ovni_chans[e->chan].dup && chan_top(s, e->chan) == e->state))
+            return 0;
+        make(s, ev, e->mcv, clock, 0);
+        open_item *it = push(s, IT_STATE, leave->mcv, 0);
+        it->model = m;
+        it->chan = e->chan;
+        it->state = e->state;
+        return 1;
+    }
+    if (what == 1 && p->nset) {
+        const tc_ovni_event_info *e = &tc_ovni_events[p->set[(x >> 38) % p->nset]];
+        if (s->set_value[e->chan] == e->state)
+            e = &tc_ovni_events[p->set[((x >> 38) + 1) % p->nset]];
+        if (s->set_value[e->chan] == e->state)
+            return 0;
+        s->set_value[e->chan] = e->state;
+        make(s, ev, e->mcv, clock, 0);
+        return 1;
+    }
+    if (what == 2 && p->nnone) {
+        make(s, ev, tc_ovni_events[p->none[(x >> 38) % p->nnone]].mcv, clock, 0);
+        return 1;
+    }
+    return 0;
+}
+
+/* An event of model m that keeps its books; 0 when none could be made. */
+static int model_step(ovni_synth *s, ovni_ev *ev, uint64_t clock, uint64_t x, int m)
+{
+    if (m == TC_OVNI_M_KERNEL) {
+        make(s, ev, "KCO", clock, 0); /* out of the CPU, and straight back */
+        queue(s, "KCI");
+        return 1;
+    }
+    unsigned what = (unsigned)((x >> 34) & 15);
     if (what < 4 && s->nopen) {
         pop(s, ev, clock);
-    } else if (what < 8 && room) {
-        const char(*p)[3] = nosv_pairs[(x >> 38) % NOSV_PAIRS];
-        make(s, ev, p[0], clock, 0);
-        push(s, IT_SUBSYSTEM, p[1], 0, 0);
-    } else if (what == 8 && s->types && s->tasks < (1u << TASK_SHIFT) - 1) {
-        uint32_t type = s->ids << TYPE_SHIFT | (uint32_t)(1 + (x >> 38) % s->types);
-        task_event(s, ev, "VTc", clock, s->ids << TASK_SHIFT | ++s->tasks, type);
-    } else if (what == 9 && room && s->ran < s->tasks && !(task && task->kind == IT_TASK)) {
-        uint32_t id = s->ids << TASK_SHIFT | ++s->ran;
-        task_event(s, ev, "VTx", clock, id, 0);
-        push(s, IT_TASK, "VTe", id, 0);
-    } else if (what == 10 && room && task && task->kind == IT_TASK) {
-        uint32_t id = task->id;
-        task_event(s, ev, "VTp", clock, id, 0);
-        push(s, IT_PAUSE, "VTr", id, 0);
-    } else if (what == 11) {
-        s->idle = (s->idle + 1 + (unsigned)((x >> 38) & 1)) % 3;
-        make(s, ev, nosv_idle[s->idle], clock, 0);
-    } else {
-        make(s, ev, nosv_single[(x >> 38) % 5], clock, 0);
+        return 1;
     }
+    if (what < 8)
+        return state_step(s, ev, clock, x, m, 0);
+    if (has_tasks(m) && what < 12)
+        return task_step(s, ev, clock, x, m, what - 8);
+    return state_step(s, ev, clock, x, m, what & 1 ? 1 : 2);
 }
 
 /* ---- ovni's marks ---- */
@@ -313,7 +444,7 @@ static void mark_event(ovni_synth *s, ovni_ev *ev, uint64_t clock, uint64_t x)
         tc_put64(s->pay, (uint64_t)value, s->be);
         i32_at(s, 8, OVNI_MARK_STACK);
         make(s, ev, "OM[", clock, 12);
-        push(s, IT_MARK, "OM]", 0, value);
+        push(s, IT_MARK, "OM]", 12);
     } else {
         tc_put64(s->pay, (uint64_t)value, s->be);
         i32_at(s, 8, OVNI_MARK_SINGLE);
@@ -324,18 +455,14 @@ static void mark_event(ovni_synth *s, ovni_ev *ev, uint64_t clock, uint64_t x)
 /* An event of a model the stream uses, or of ovni's own when it uses none. */
 static void model_event(ovni_synth *s, ovni_ev *ev, uint64_t clock, uint64_t x)
 {
-    if (s->uses & OVNI_USES_NOSV) {
-        nosv_event(s, ev, clock, x);
-    } else if (s->uses & OVNI_USES_KERNEL) {
-        make(s, ev, "KCO", clock, 0); /* out of the CPU, and straight back */
-        queue(s, "KCI");
-    } else if (s->marks && ((x >> 37) & 1)) {
+    if (s->nmodels && model_step(s, ev, clock, x, s->models[(x >> 48) % s->nmodels]))
+        return;
+    if (s->marks && ((x >> 37) & 1))
         mark_event(s, ev, clock, x);
-    } else if (s->nopen && ((x >> 38) & 1)) {
+    else if (s->nopen && ((x >> 38) & 1))
         pop(s, ev, clock);
-    } else {
+    else
         make(s, ev, "OB.", clock, 0);
-    }
 }
 
 static void body(ovni_synth *s, ovni_ev *ev)
@@ -359,9 +486,10 @@ static void body(ovni_synth *s, ovni_ev *ev)
         model_event(s, ev, clock, x);
     } else if (pick < 178) {
         uint64_t room = s->budget - s->v.bytes;
-        if ((s->uses & OVNI_USES_NOSV) && s->types < (1u << TYPE_SHIFT) - 1 &&
+        int m = s->nmodels ? s->models[(x >> 48) % s->nmodels] : TC_OVNI_M_OVNI;
+        if (has_tasks(m) && s->t[m].types < (1u << TYPE_SHIFT) - 1 &&
             room > ENDING_RESERVE + s->open_bytes + 16 + MAX_LABEL + 64)
-            type_registration(s, ev, clock, x);
+            type_registration(s, ev, clock, x, m);
         else
             model_event(s, ev, clock, x);
     } else if (pick < 190) {
@@ -407,13 +535,10 @@ static void body(ovni_synth *s, ovni_ev *ev)
         make(s, ev, "OHc", clock, 0);
     } else if (pick < 240) {
         make(s, ev, "OB.", clock, 0);
-    } else if (pick < 242) {
+    } else {
         i32_at(s, 0, any_cpu(s, x));
         u64_at(s, 4, tc_rng_u64(s->r));
         make(s, ev, "OHC", clock, 12);
-    } else {
-        i32_at(s, 0, any_cpu(s, x));
-        make(s, ev, "OCn", clock, 4);
     }
 }
 
@@ -432,10 +557,10 @@ static void queue_end(ovni_synth *s)
         break;
     case OVNI_ST_WARMING: queue(s, "OHr"); break;
     case OVNI_ST_COOLING:
-        if (x & 2) {
-            queue(s, "OHp");
-            queue(s, "OHr");
-        }
+        /* Back to running: NODES', TAMPI's, MPI's and OpenMP's events,
+         * which close the regions, need a running thread. */
+        queue(s, "OHp");
+        queue(s, "OHr");
         break;
     default: break;
     }
