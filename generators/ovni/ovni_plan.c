@@ -244,6 +244,10 @@ size_t ovni_plan_add_thread(ovni_plan *pl, size_t like, int64_t tid, const char 
     s->primary = 0;
     s->no_json = s->no_obs = 0;
     s->budget = OVNI_MIN_STREAM;
+    /* Not on the CPUs of the stream it copies: two threads on one CPU at
+     * once are an error of their own (OVNI-CPU-SHARED). */
+    s->cpu_mode = OVNI_CPU_VIRTUAL;
+    s->mark_style = s->hwc_style = 0;
     snprintf(s->dir[2], sizeof s->dir[2], "%s", thread_dir);
     return pl->n - 1;
 }
@@ -307,8 +311,13 @@ ovni_json *ovni_plan_metadata(const ovni_plan *pl, size_t i)
         ovni_json_add(labels, "1", ovni_json_string("warm-up"));
         ovni_json_add(labels, "2", ovni_json_string("steady"));
         ovni_json *stack = ovni_json_add(mark, stack_key, ovni_json_object());
-        ovni_json_add(stack, "title", ovni_json_string("Phase"));
+        ovni_json_add(stack, "title", ovni_json_string(s->mark_style == 2 ? "Phase B" : "Phase"));
         ovni_json_add(stack, "chan_type", ovni_json_string("stack"));
+        if (s->mark_style == 1) {
+            ovni_json *broken = ovni_json_add(mark, "3", ovni_json_object());
+            ovni_json_add(broken, "title", ovni_json_string("Queue depth"));
+            ovni_json_add(broken, "chan_type", ovni_json_string("queue"));
+        }
     }
     if (s->has_cpus) {
         ovni_json *cpus = ovni_json_add(o, "loom_cpus", ovni_json_array());
@@ -319,15 +328,32 @@ ovni_json *ovni_plan_metadata(const ovni_plan *pl, size_t i)
         }
     }
     add_int(o, "finished", 1);
+    ovni_json *nosv = NULL;
     if (s->section) {
         ovni_json *sec = ovni_json_add(root, (s->uses & OVNI_USES_NOSV) ? "nosv" : "x_tracer",
                                        ovni_json_object());
+        if (s->uses & OVNI_USES_NOSV)
+            nosv = sec;
         ovni_json_add(sec, "can_breakdown", ovni_json_text(s->tid & 1 ? "true" : "false"));
         ovni_json_add(sec, "lib_version", ovni_json_string("2.6.1"));
         if (s->unicode) /* valid UTF-8 and escapes: a strict reader must take them */
             ovni_json_add(sec, "label", ovni_json_text("\"caf\xc3\xa9 \xe2\x9c\x93 \\u00e9\\n\\\" "
                                                        "\xf0\x9f\x9a\x80\""));
         ovni_json_add(sec, "queues", ovni_json_text("[1, 2.5, -3e2, null]"));
+    }
+    if (s->hwc_style) {
+        if (!nosv)
+            nosv = ovni_json_add(root, "nosv", ovni_json_object());
+        ovni_json *hwc = ovni_json_add(nosv, "hwc", ovni_json_object());
+        static const char *const names[] = {"PAPI_TOT_INS", "PAPI_TOT_CYC"};
+        int counters = s->hwc_style == 3 ? 2 : 1;
+        for (int c = 0; c < counters; c++) {
+            char key[4];
+            snprintf(key, sizeof key, "%d", c);
+            ovni_json *counter = ovni_json_add(hwc, key, ovni_json_object());
+            ovni_json_add(counter, s->hwc_style == 1 ? "label" : "name",
+                          ovni_json_string(names[c]));
+        }
     }
     return root;
 }

@@ -35,6 +35,8 @@
 #define OVNI_MAX_THREADS 1024u
 #define OVNI_MAX_STREAMS 65536u
 
+enum { OVNI_CPU_OWN, OVNI_CPU_VIRTUAL, OVNI_CPU_ZERO };
+
 /* The smallest stream.obs of a complete thread: header, OHx (28), OHe (12). */
 #define OVNI_MIN_STREAM 48u
 
@@ -83,6 +85,15 @@ typedef struct ovni_stream_plan {
     int primary;                 /* the loom's first carrier of its whole CPU list */
     int has_lib;                 /* writes ovni.lib */
     int has_marks;               /* declares the mark types and emits marks */
+    /* Mutations: 1 declares a broken mark type 3 too (its chan_type is
+     * "queue"), 2 titles type 2 differently ("Phase B"). */
+    int mark_style;
+    /* Mutations: 1 declares a counter without a name in nosv.hwc; 2 and 3
+     * declare one and two counters. */
+    int hwc_style;
+    /* Which CPUs its thread runs on: 0 its own (OVNI_CPU_OWN); the loom's
+     * virtual CPU alone (threads added by mutations); CPU 0 alone. */
+    int cpu_mode;
     int section;                 /* writes a section of its own after "ovni" */
     int unicode;                 /* that section holds non-ASCII text */
     unsigned style;              /* metadata layout, see ovni_plan_style */

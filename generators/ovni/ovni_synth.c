@@ -74,6 +74,7 @@ struct ovni_synth {
      * takes any number of threads. */
     int32_t cpu;     /* the CPU it runs on */
     uint32_t slot, slots, ncpus;
+    int cpu_mode;    /* OVNI_CPU_* */
     uint32_t ids;    /* (index in the process + 1): the ids it gives out are its own */
     tasks t[TC_OVNI_M__COUNT];
     int set_value[TC_OVNI_CH__COUNT]; /* the last state set on a SINGLE channel, or -1 */
@@ -152,8 +153,9 @@ ovni_synth *ovni_synth_new(const ovni_plan *pl, size_t i, tc_rng *choices)
             find_picks(&s->pk[m], m);
         }
     for (int c = 0; c < TC_OVNI_CH__COUNT; c++)
-        s->set_value[c] = -1;
+        s->set_value[c] = tc_ovni_chans[c].init; /* what the emulator starts a thread in */
     s->marks = sp->has_marks;
+    s->cpu_mode = sp->cpu_mode;
     s->ncpus = (uint32_t)pl->looms[sp->loom].ncpus;
     s->slot = sp->proc * pl->p.threads + sp->thread;
     s->slots = pl->p.procs * pl->p.threads;
@@ -187,6 +189,8 @@ static uint64_t later(ovni_synth *s, uint64_t x)
  * when the loom has fewer CPUs than threads) the virtual CPU. */
 static int32_t pick_cpu(ovni_synth *s, uint64_t x)
 {
+    if (s->cpu_mode != OVNI_CPU_OWN)
+        return s->cpu_mode == OVNI_CPU_ZERO ? 0 : -1;
     uint32_t own = s->ncpus > s->slot ? (s->ncpus - s->slot - 1) / s->slots + 1 : 0;
     if (own == 0 || ((x >> 40) & 7) == 0)
         return -1;
@@ -228,6 +232,7 @@ static open_item *push(ovni_synth *s, unsigned kind, const char *close, unsigned
     it->len = (uint8_t)len;
     it->model = TC_OVNI_M_OVNI;
     s->open_bytes += close_size(it);
+    s->v.open = s->nopen;
     return it;
 }
 
@@ -236,6 +241,7 @@ static void pop(ovni_synth *s, ovni_ev *ev, uint64_t clock)
 {
     const open_item *it = &s->open[--s->nopen];
     s->open_bytes -= close_size(it);
+    s->v.open = s->nopen;
     memcpy(s->pay, it->pay, it->len);
     make(s, ev, it->close, clock, it->len);
 }

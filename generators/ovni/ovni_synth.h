@@ -31,6 +31,7 @@ typedef struct ovni_view {
     int in_flush;       /* between OF[ and OF] */
     int in_unsorted;    /* between OU[ and OU] */
     int out_of_cpu;     /* between KCO and KCI: no other event belongs there */
+    unsigned open;      /* model regions open (states entered, task bodies, marks pushed) */
     uint64_t clock;     /* of the last event (the first event's clock before it) */
     uint64_t events;    /* made so far */
     uint64_t bytes;     /* of the stream so far, its header included */

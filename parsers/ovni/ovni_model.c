@@ -30,6 +30,11 @@ static void init_common(tc_ovni_model *m, tc_diag_sink *d, const tc_ovni_meta *m
     m->judge_ovni = !(m->models && m->models->incompatible['O']);
     m->state = TC_OVNI_TH_NEW;
     m->cpu = TC_OVNI_CPU_NONE;
+    for (int c = 0; c < TC_OVNI_CH__COUNT; c++)
+        if (tc_ovni_chans[c].init >= 0) { /* the models set it when the emulator starts */
+            m->chans[c].has_value = 1;
+            m->chans[c].value = (tc_ovni_level){tc_ovni_chans[c].init, UINT64_MAX};
+        }
     if (meta && meta->readable && meta->thread && meta->has_tid) {
         m->tid = meta->tid;
         m->has_tid = 1;
@@ -187,10 +192,14 @@ static void chan_set(tc_ovni_model *m, const tc_ovni_event *ev, tc_ovni_chan_sta
 {
     char what[160];
     if (!dup && c->has_value && c->value.value == value) {
+        char when[64];
+        if (c->value.at == UINT64_MAX)
+            snprintf(when, sizeof when, "the state a thread starts in");
+        else
+            snprintf(when, sizeof when, "set at offset %" PRIu64, c->value.at);
         tc_ovni_say(m, TC_RULE_OVNI_STATE_REPEAT, ev,
-                    "%s sets %s again (set at offset %" PRIu64 "); %s does not repeat a state",
-                    ev->mcv, names->name(names, value, what, sizeof what), c->value.at,
-                    names->channel);
+                    "%s sets %s again (%s); %s does not repeat a state", ev->mcv,
+                    names->name(names, value, what, sizeof what), when, names->channel);
         return;
     }
     c->has_value = 1;

@@ -49,8 +49,9 @@ enum {
 #define STACK 1
 #define SINGLE 0
 const tc_ovni_chan_info tc_ovni_chans[TC_OVNI_CH__COUNT] = {
-#define TC_OVNI_CHAN(MODEL, CHAN, NAME, KIND, DUP, LINT)                                           \
-    [TC_OVNI_CH_##MODEL##_##CHAN] = {TC_OVNI_M_##MODEL, NAME, KIND, DUP, LINT},
+#define TC_OVNI_CHAN(MODEL, CHAN, NAME, KIND, DUP, LINT, INIT)                                     \
+    [TC_OVNI_CH_##MODEL##_##CHAN] = {TC_OVNI_M_##MODEL, NAME, KIND, DUP, LINT,                     \
+                                     TC_OVNI_ST_##MODEL##_##INIT},
 #include "../../spec/ovni/models.def"
 };
 #undef STACK

@@ -46,7 +46,7 @@ tc_ovni_model_id tc_ovni_model_of_name(const char *name);
 
 typedef enum tc_ovni_chan_id {
     TC_OVNI_CH_NOCHAN = -1,
-#define TC_OVNI_CHAN(MODEL, CHAN, NAME, KIND, DUP, LINT) TC_OVNI_CH_##MODEL##_##CHAN,
+#define TC_OVNI_CHAN(MODEL, CHAN, NAME, KIND, DUP, LINT, INIT) TC_OVNI_CH_##MODEL##_##CHAN,
 #include "../../spec/ovni/models.def"
     TC_OVNI_CH__COUNT
 } tc_ovni_chan_id;
@@ -57,6 +57,7 @@ typedef struct tc_ovni_chan_info {
     int stack;  /* 1: entered and left in nested order; 0: a value set */
     int dup;    /* the same state may be entered over itself, or set again */
     int lint;   /* left empty by the end of a thread's stream (ovniemu -l) */
+    int init;   /* a single channel's state before any event (tc_ovni_state_id), or -1 */
 } tc_ovni_chan_info;
 
 extern const tc_ovni_chan_info tc_ovni_chans[TC_OVNI_CH__COUNT];
