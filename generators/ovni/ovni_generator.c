@@ -10,6 +10,8 @@
 typedef struct ovni_opts {
     unsigned looms, procs, threads; /* 0: the default, 2 */
     int big_endian;
+    unsigned models; /* OVNI_USES_* (0: every model) */
+    int no_models;   /* --models none */
 } ovni_opts;
 
 static int set_looms(void *params, const char *v, tc_error *err)
@@ -27,6 +29,42 @@ static int set_threads(void *params, const char *v, tc_error *err)
     return tc_gen_count("threads", v, &((ovni_opts *)params)->threads, err);
 }
 
+/* --models nosv,nanos6,... | all | none: the models whose events the trace
+ * may hold besides ovni's own. */
+static int set_models(void *params, const char *v, tc_error *err)
+{
+    ovni_opts *o = params;
+    o->models = 0;
+    o->no_models = 0;
+    if (!strcmp(v, "all"))
+        return TC_GEN_OK;
+    if (!strcmp(v, "none")) {
+        o->no_models = 1;
+        return TC_GEN_OK;
+    }
+    char name[32];
+    for (const char *p = v; *p;) {
+        size_t n = strcspn(p, ",");
+        snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), p);
+        tc_ovni_model_id m = tc_ovni_model_of_name(name);
+        if (m == TC_OVNI_M_NONE || m == TC_OVNI_M_OVNI) {
+            tc_error_set(err, "gen",
+                         "--models: '%s' is not a model (nosv, nanos6, nodes, tampi, mpi, openmp, "
+                         "kernel; or all, none)", name);
+            return TC_GEN_USAGE;
+        }
+        o->models |= OVNI_USES(m);
+        p += n;
+        if (*p == ',')
+            p++;
+    }
+    if (!o->models) {
+        tc_error_set(err, "gen", "--models: name at least one model, or all, or none");
+        return TC_GEN_USAGE;
+    }
+    return TC_GEN_OK;
+}
+
 static int set_big_endian(void *params, const char *v, tc_error *err)
 {
     (void)v, (void)err;
@@ -39,6 +77,7 @@ static const tc_gen_option options[] = {
     {"procs", "P", set_procs},
     {"threads", "T", set_threads},
     {"big-endian", NULL, set_big_endian},
+    {"models", "LIST", set_models},
     {NULL, NULL, NULL},
 };
 
@@ -77,7 +116,8 @@ static int run(void *params, const tc_gen_common *c, tc_error *err)
                TC_GEN_USAGE;
     ovni_gen_params p = {.seed = c->seed, .size = c->size, .looms = o->looms ? o->looms : 2,
                          .procs = o->procs ? o->procs : 2, .threads = o->threads ? o->threads : 2,
-                         .big_endian = o->big_endian};
+                         .big_endian = o->big_endian,
+                         .models = o->no_models ? OVNI_USES_NONE : o->models};
     ovni_sink sink = {c->output, NULL};
     if (ovni_generate(&p, c->violate, NULL, sink, NULL, err) != 0)
         return TC_GEN_FAILED;
@@ -114,5 +154,8 @@ const tc_generator ovni_generator = {
             "      --procs P          processes per loom, 1 to 256 (default 2)\n"
             "      --threads T        threads per process, 1 to 1024 (default 2)\n"
             "      --big-endian       big-endian streams\n"
+            "      --models LIST      the models whose events the trace holds besides ovni's\n"
+            "                         own: nosv,nanos6,nodes,tampi,mpi,openmp,kernel, all\n"
+            "                         (the default: each process takes some) or none\n"
             "                         --size is the bytes of all stream.obs files together\n",
 };

@@ -196,8 +196,10 @@ static void large_jumbo(ovni_mutation *mu, ovni_emitter *em, ovni_ev *ev)
     uint8_t *data = calloc(len, 1);
     if (!data)
         return;
+    /* Task type 99 (no stream makes it), with a label that fills the data
+     * to its NUL: the layout holds, only the size is wrong. */
     tc_put32(data, 99, em->be);
-    memcpy(data + 4, "a label of two megabytes", 24);
+    memset(data + 4, 'a', len - 5);
     emit_jumbo(em, em->last_clock, data, len, TC_OVNI_JUMBO_SIZE_CODE);
     free(data);
     mu->applied = 1;
@@ -207,9 +209,14 @@ static void large_jumbo(ovni_mutation *mu, ovni_emitter *em, ovni_ev *ev)
 
 static void unprintable_mcv(ovni_mutation *mu, ovni_emitter *em, ovni_ev *ev)
 {
-    /* Category or value only, of a nosv event: the model letter decides
-     * which model judges the event, and nosv's events are not judged. */
-    int nosv = ev->mcv[0] == 'V' && !(ev->flags & TC_OVNI_FLAG_JUMBO);
+    /* Category or value only, of a nosv event that changes nothing in the
+     * model (VSr, VHa ...): it becomes an unknown event (a warning), and
+     * no state is left entered or task made for want of it. */
+    const tc_ovni_event_info *info =
+        tc_ovni_event_lookup((unsigned char)ev->mcv[0], (unsigned char)ev->mcv[1],
+                             (unsigned char)ev->mcv[2]);
+    int nosv = ev->mcv[0] == 'V' && !(ev->flags & TC_OVNI_FLAG_JUMBO) && info &&
+               info->action == TC_OVNI_A_NONE;
     if (!(nosv || (is_ohe(ev) && alive(em))) || !ovni_take(mu, is_ohe(ev)))
         return;
     int which = 1 + (int)tc_rng_below(mu->rng, 2);
@@ -291,7 +298,10 @@ static unsigned ovni_payload(const ovni_ev *ev)
 static void wrong_payload(ovni_mutation *mu, ovni_emitter *em, ovni_ev *ev)
 {
     (void)em;
-    if (ev->mcv[0] != 'O' || !ovni_take(mu, is_ohe(ev)))
+    /* Not a mark pushed or popped: without its value, the mark's stack
+     * would go wrong later (OVNI-STATE-POP). */
+    if (ev->mcv[0] != 'O' || ovni_ev_is(ev, "OM[") || ovni_ev_is(ev, "OM]") ||
+        !ovni_take(mu, is_ohe(ev)))
         return;
     unsigned want = ovni_payload(ev);
     char mcv[3];
@@ -329,10 +339,13 @@ static const struct {
     const char *name;
     char mcv[4], then[4];
 } foreign[] = {
-    {OVNI_USES_NOSV, "nosv", "VSr", ""}, {OVNI_USES_KERNEL, "kernel", "KCO", "KCI"},
-    {0, "nanos6", "6Sr", ""},            {0, "openmp", "PBb", "PBB"},
-    {0, "tampi", "TCi", "TCI"},          {0, "mpi", "MUi", "MUI"},
-    {0, "nodes", "DR[", "DR]"},
+    {OVNI_USES_NOSV, "nosv", "VSr", ""},
+    {OVNI_USES_KERNEL, "kernel", "KCO", "KCI"},
+    {OVNI_USES(TC_OVNI_M_NANOS6), "nanos6", "6Sr", ""},
+    {OVNI_USES(TC_OVNI_M_OPENMP), "openmp", "PBb", "PBB"},
+    {OVNI_USES(TC_OVNI_M_TAMPI), "tampi", "TCi", "TCI"},
+    {OVNI_USES(TC_OVNI_M_MPI), "mpi", "MUi", "MUI"},
+    {OVNI_USES(TC_OVNI_M_NODES), "nodes", "DR[", "DR]"},
 };
 
 static int plan_unrequired(ovni_mutation *mu, ovni_plan *pl)
@@ -350,7 +363,12 @@ static int plan_unrequired(ovni_mutation *mu, ovni_plan *pl)
     for (size_t i = 0; i < sizeof foreign / sizeof foreign[0]; i++)
         if (!(s->uses & foreign[i].use) && strcmp(s->also_requires, foreign[i].name) != 0)
             options[n++] = i;
-    mu->value = (int64_t)options[tc_rng_below(mu->rng, n)]; /* nanos6 and the rest: n >= 4 */
+    if (n == 0) { /* it uses every model: one of them goes */
+        s->uses &= ~OVNI_USES(TC_OVNI_M_NANOS6);
+        s->also_requires[0] = '\0';
+        options[n++] = 2;
+    }
+    mu->value = (int64_t)options[tc_rng_below(mu->rng, n)];
     return 1;
 }
 
@@ -468,8 +486,9 @@ static void no_end(ovni_mutation *mu, ovni_emitter *em, ovni_ev *ev)
         }
         return;
     }
-    /* Stop where no region is open and the thread is alive. */
-    if (em->first || !alive(em) || em->st->in_flush || em->st->in_unsorted ||
+    /* Stop where no region is open (nor a model's state: ovniemu's linter
+     * would find it left entered) and the thread is alive. */
+    if (em->first || !alive(em) || em->st->in_flush || em->st->in_unsorted || em->st->open ||
         !ovni_take(mu, is_ohe(ev)))
         return;
     em->stop = 1;

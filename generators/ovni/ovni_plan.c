@@ -139,7 +139,7 @@ ovni_plan *ovni_plan_new(const ovni_gen_params *p, tc_rng *r)
             uint64_t global = (uint64_t)l * p->procs + pr;
             /* Some of the models asked for: nOS-V in most processes, each
              * other one in half of them; ovni's own alone now and then. */
-            unsigned allowed = p->models ? p->models : OVNI_USES_ALL, uses = 0;
+            unsigned allowed = (p->models ? p->models : OVNI_USES_ALL) & OVNI_USES_ALL, uses = 0;
             for (int m = 0; m < TC_OVNI_M__COUNT; m++)
                 if ((allowed & OVNI_USES(m)) &&
                     tc_rng_chance(r, m == TC_OVNI_M_NOSV && global == 0 ? 4 : 2, 4))
@@ -150,7 +150,7 @@ ovni_plan *ovni_plan_new(const ovni_gen_params *p, tc_rng *r)
             const char *also = NULL;
             if (tc_rng_chance(r, 1, 8)) {
                 int m = 1 + (int)tc_rng_below(r, TC_OVNI_M__COUNT - 1);
-                if (!(uses & OVNI_USES(m)))
+                if (!(uses & OVNI_USES(m)) && (allowed & OVNI_USES(m)))
                     also = tc_ovni_model_table[m].name;
             }
             int unknown = tc_rng_chance(r, 1, 10);

@@ -22,6 +22,8 @@
 #define OVNI_USES_NOSV OVNI_USES(TC_OVNI_M_NOSV)
 #define OVNI_USES_KERNEL OVNI_USES(TC_OVNI_M_KERNEL)
 #define OVNI_USES_ALL (((1u << TC_OVNI_M__COUNT) - 1u) & ~OVNI_USES(TC_OVNI_M_OVNI))
+/* ovni_gen_params.models: ovni's own events alone. */
+#define OVNI_USES_NONE OVNI_USES(TC_OVNI_M_OVNI)
 
 /* The mark types a stream with marks declares in ovni.mark (as libovni's
  * ovni_mark_type writes them): a value set with OM=, and values pushed with

@@ -52,6 +52,9 @@ int tc_ovni_stream_big_endian(const tc_ovni_stream *s);
  * read on); the end reports OVNI-STREAM-NO-EVENTS when there were none. */
 int tc_ovni_stream_next(tc_ovni_stream *s, tc_ovni_event *ev);
 uint64_t tc_ovni_stream_count(const tc_ovni_stream *s);
+/* Whether the stream ended inside an event (OVNI-EVENT-TRUNCATED,
+ * OVNI-JUMBO-PAST-EOF): what came after is lost. */
+int tc_ovni_stream_cut(const tc_ovni_stream *s);
 
 /* Payload fields in the stream's byte order. */
 uint32_t tc_ovni_u32(const tc_ovni_stream *s, const uint8_t *p);

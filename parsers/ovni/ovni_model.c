@@ -303,8 +303,8 @@ static void region(tc_ovni_model *m, const tc_ovni_event *ev, int *open, uint64_
 static void needs(tc_ovni_model *m, const tc_ovni_event *ev, const tc_ovni_model_info *info)
 {
     int st = m->state;
-    if (st == TC_OVNI_TH_ENDED)
-        return; /* OVNI-THREAD-AFTER-END says so */
+    if (st == TC_OVNI_TH_ENDED || !m->judge_ovni)
+        return; /* OVNI-THREAD-AFTER-END says so; or the thread's life is not followed */
     int ok = info->needs == TC_OVNI_NEEDS_RUNNING
                  ? st == TC_OVNI_TH_RUNNING
                  : st == TC_OVNI_TH_RUNNING || st == TC_OVNI_TH_COOLING || st == TC_OVNI_TH_WARMING;
@@ -425,7 +425,9 @@ int tc_ovni_model_local(tc_ovni_model *m, const tc_ovni_event *ev)
         /* Thread life goes on with a short payload (it reads nothing);
          * the other shared actions read their fields. */
         return payload_ok || (e->model == TC_OVNI_M_OVNI && ev->mcv[1] == 'H');
-    if (payload_ok)
+    /* An event without fields acts whatever it carries (its action reads
+     * nothing); one with fields needs them to match. */
+    if (payload_ok || (e->fixed == 0 && !e->tail))
         local_action(m, ev, e);
     return 0;
 }
@@ -494,7 +496,7 @@ void tc_ovni_model_finish(tc_ovni_model *m)
         tc_report(m->d, TC_RULE_OVNI_THREAD_NO_END, m->end_offset, TC_OVNI_EVENT_HEADER_SIZE,
                   "the thread is still %s at the stream's last event (no OHe)",
                   tc_ovni_thread_state_names[m->state]);
-    if (m->thread && !m->failed)
+    if (m->thread && !m->failed && !m->cut)
         lint(m);
     tc_ovni_model_free(m);
 }

@@ -93,6 +93,8 @@ typedef struct tc_ovni_model {
     tc_ovni_body_stack bodies[TC_OVNI_TASKS__COUNT];
     tc_ovni_chan_state omp_labels; /* openmp: the types of the tasks and worksharings begun */
     int failed;                   /* out of memory: judged no further */
+    int cut;                      /* the stream ended inside an event: states left entered
+                                     at its end are not judged (its tail is lost) */
 } tc_ovni_model;
 
 /* A stream read alone (or a test): its own world of one thread. meta may

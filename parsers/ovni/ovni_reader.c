@@ -55,8 +55,10 @@ void tc_ovni_parse(tc_reader *r, const tc_parse_ctx *ctx)
                 ctx->on_event(ctx->user, &rec);
             }
         }
-        if (!ctx->no_models)
+        if (!ctx->no_models) {
+            model.cut = tc_ovni_stream_cut(s);
             tc_ovni_model_finish(&model);
+        }
     }
     tc_ovni_model_free(&model);
     tc_ovni_stream_free(s);

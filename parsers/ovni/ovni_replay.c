@@ -100,8 +100,10 @@ static void close_player(player *p, tc_diag_order *o, int models)
     tc_ovni_stream_file *f = p->f;
     tc_diag_order_key(o, TC_OVNI_KEY(p->index, TC_OVNI_PHASE_EVENTS));
     tc_diag_order_sink(o)->input = f->obs;
-    if (p->m && p->s && models)
+    if (p->m && p->s && models) {
+        p->m->cut = tc_ovni_stream_cut(p->s);
         tc_ovni_model_finish(p->m);
+    }
     if (p->m)
         tc_ovni_model_free(p->m);
     f->big_endian = p->s && tc_ovni_stream_big_endian(p->s);

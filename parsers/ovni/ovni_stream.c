@@ -24,6 +24,7 @@ struct tc_ovni_stream {
      * OU]; an OU[ inside one is one of its events, an OU] outside none. */
     int unsorted;
     uint64_t unsorted_at; /* offset of the OU[ that began it */
+    int cut;              /* it ends inside an event */
 };
 
 tc_ovni_stream *tc_ovni_stream_new(tc_reader *r, tc_diag_sink *d, int want_payloads)
@@ -41,6 +42,7 @@ void tc_ovni_stream_free(tc_ovni_stream *s) { free(s); }
 
 int tc_ovni_stream_big_endian(const tc_ovni_stream *s) { return s->be; }
 uint64_t tc_ovni_stream_count(const tc_ovni_stream *s) { return s->count; }
+int tc_ovni_stream_cut(const tc_ovni_stream *s) { return s->cut; }
 uint32_t tc_ovni_u32(const tc_ovni_stream *s, const uint8_t *p) { return tc_rd32(p, s->be); }
 uint64_t tc_ovni_u64(const tc_ovni_stream *s, const uint8_t *p) { return tc_rd64(p, s->be); }
 
@@ -129,6 +131,7 @@ static int truncated(tc_ovni_stream *s, uint64_t pos, uint64_t want, const char 
                   "the stream ends inside %s: %" PRIu64 " of its %" PRIu64 " bytes are there",
                   what, have, want);
     s->done = 1;
+    s->cut = 1;
     return 0;
 }
 
@@ -246,6 +249,7 @@ int tc_ovni_stream_next(tc_ovni_stream *s, tc_ovni_event *ev)
                          " bytes after its size",
                          ev->mcv, size, got);
         s->done = 1;
+        s->cut = 1;
         return 0;
     }
     s->count++;
