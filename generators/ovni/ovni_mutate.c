@@ -15,7 +15,8 @@ const ovni_mutator *ovni_mutator_for(tc_rule_id rule)
 
 size_t ovni_mutator_count(void)
 {
-    return ovni_stream_mutator_count + ovni_meta_mutator_count + ovni_trace_mutator_count;
+    return ovni_stream_mutator_count + ovni_meta_mutator_count + ovni_trace_mutator_count +
+           ovni_model_mutator_count;
 }
 
 const ovni_mutator *ovni_mutator_at(size_t i)
@@ -26,7 +27,10 @@ const ovni_mutator *ovni_mutator_at(size_t i)
     if (i < ovni_meta_mutator_count)
         return &ovni_meta_mutators[i];
     i -= ovni_meta_mutator_count;
-    return i < ovni_trace_mutator_count ? &ovni_trace_mutators[i] : NULL;
+    if (i < ovni_trace_mutator_count)
+        return &ovni_trace_mutators[i];
+    i -= ovni_trace_mutator_count;
+    return i < ovni_model_mutator_count ? &ovni_model_mutators[i] : NULL;
 }
 
 size_t ovni_pick(ovni_mutation *mu, const ovni_plan *pl, int (*ok)(const ovni_plan *pl, size_t i))

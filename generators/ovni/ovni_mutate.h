@@ -98,5 +98,8 @@ extern const ovni_mutator ovni_meta_mutators[];
 extern const size_t ovni_meta_mutator_count;
 extern const ovni_mutator ovni_trace_mutators[];
 extern const size_t ovni_trace_mutator_count;
+/* The model layer of every model (ovni_mut_models.c). */
+extern const ovni_mutator ovni_model_mutators[];
+extern const size_t ovni_model_mutator_count;
 
 #endif

@@ -396,8 +396,71 @@ static void check_loom(tc_diag_sink *d, tc_ovni_stream_file **t, size_t n)
     free(e);
 }
 
+/* ovni.mark and nosv.hwc, merged over the streams as ovniemu merges them
+ * (mark.c's parse_mark and add_label, nosv/hwc.c's scan_thread): the first
+ * stream in path order that declares a thing sets it. */
+static void check_declarations(tc_diag_sink *d, stream_list *l)
+{
+    const tc_ovni_stream_file *first_mark[TC_OVNI_META_MARK_TYPES] = {0};
+    const tc_ovni_mark_decl *first_decl[TC_OVNI_META_MARK_TYPES] = {0};
+    const tc_ovni_stream_file *first_hwc = NULL;
+    for (size_t i = 0; i < l->n; i++) {
+        tc_ovni_stream_file *s = &l->items[i];
+        if (!s->has_json || !s->meta.readable)
+            continue;
+        for (size_t k = 0; k < s->meta.nmarks; k++) {
+            const tc_ovni_mark_decl *m = &s->meta.marks[k];
+            const tc_ovni_mark_decl *f = first_decl[m->type];
+            if (!f) {
+                first_decl[m->type] = m;
+                first_mark[m->type] = s;
+                continue;
+            }
+            d->input = s->json;
+            if (f->title_hash != m->title_hash || f->stack != m->stack)
+                tc_ovni_report_at(d, &s->meta.marks_at, TC_RULE_OVNI_TRACE_MARK_CONFLICT,
+                                  "mark type %d is \"%s\" (%s) here but \"%s\" (%s) in %s",
+                                  (int)m->type, m->title, m->stack ? "stack" : "single",
+                                  f->title, f->stack ? "stack" : "single",
+                                  first_mark[m->type]->json);
+            for (size_t a = 0; a < m->nlabels; a++)
+                for (size_t b = 0; b < f->nlabels; b++)
+                    if (m->labels[a].value == f->labels[b].value &&
+                        m->labels[a].hash != f->labels[b].hash)
+                        tc_ovni_report_at(d, &s->meta.marks_at, TC_RULE_OVNI_TRACE_MARK_CONFLICT,
+                                          "value %" PRId64 " of mark type %d is labelled \"%s\" "
+                                          "here but \"%s\" in %s", m->labels[a].value,
+                                          (int)m->type, m->labels[a].label, f->labels[b].label,
+                                          first_mark[m->type]->json);
+        }
+        if (!s->meta.hwc_counters)
+            continue;
+        if (!first_hwc) {
+            first_hwc = s;
+            continue;
+        }
+        d->input = s->json;
+        const tc_ovni_meta *f = &first_hwc->meta;
+        if (f->hwc_counters != s->meta.hwc_counters) {
+            tc_ovni_report_at(d, &s->meta.hwc_at, TC_RULE_OVNI_TRACE_HWC_CONFLICT,
+                              "nosv.hwc declares %zu hardware counter%s here but %zu in %s",
+                              s->meta.hwc_counters, s->meta.hwc_counters == 1 ? "" : "s",
+                              f->hwc_counters, first_hwc->json);
+            continue;
+        }
+        for (size_t c = 0; c < f->hwc_counters; c++)
+            if (f->hwc[c].hash != s->meta.hwc[c].hash) {
+                tc_ovni_report_at(d, &s->meta.hwc_at, TC_RULE_OVNI_TRACE_HWC_CONFLICT,
+                                  "counter %zu of nosv.hwc is \"%s\" here but \"%s\" in %s", c,
+                                  s->meta.hwc[c].name, f->hwc[c].name, first_hwc->json);
+                break;
+            }
+    }
+}
+
 static void check_across(tc_diag_sink *d, stream_list *l)
 {
+    check_declarations(d, l);
     tc_ovni_stream_file **t = malloc((l->n ? l->n : 1) * sizeof *t);
     if (!t)
         return;
