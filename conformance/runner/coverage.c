@@ -22,9 +22,48 @@ static int implemented_family(const char *family)
     return 0;
 }
 
-size_t tc_conf_coverage(const tc_conf_suite *s, int verbose)
+/* Whether the case's name holds "_topic_" (or ends with "_topic"). */
+static int about(const tc_conf_case *c, const char *topic)
+{
+    size_t n = strlen(topic);
+    for (const char *p = strchr(c->name, '_'); p; p = strchr(p + 1, '_'))
+        if (!strncmp(p + 1, topic, n) && (p[1 + n] == '_' || p[1 + n] == '\0'))
+            return 1;
+    return 0;
+}
+
+/* Each coverage topic of a format (its models...) has a y_, an n_ and an
+ * i_ case of that format. */
+static size_t topic_gaps(const tc_conf_suite *s, int verbose)
 {
     size_t gaps = 0;
+    for (size_t i = 0; tc_format_at(i); i++) {
+        const tc_format_ops *f = tc_format_at(i);
+        for (size_t t = 0; f->coverage_topics && f->coverage_topics[t]; t++) {
+            size_t have[3] = {0, 0, 0};
+            for (size_t k = 0; k < s->count; k++) {
+                const tc_conf_case *c = &s->cases[k];
+                if (c->format == f->format && about(c, f->coverage_topics[t]))
+                    have[c->cls == TC_CONF_Y ? 0 : c->cls == TC_CONF_N ? 1 : 2]++;
+            }
+            static const char *const cls[] = {"y", "n", "i"};
+            for (int k = 0; k < 3; k++)
+                if (!have[k]) {
+                    gaps++;
+                    fprintf(stderr, "coverage: %s's %s has no %s_ case (a name with _%s_)\n",
+                            f->name, f->coverage_topics[t], cls[k], f->coverage_topics[t]);
+                }
+            if (verbose)
+                printf("%s %-30s %zu y_, %zu n_, %zu i_ cases\n", f->name, f->coverage_topics[t],
+                       have[0], have[1], have[2]);
+        }
+    }
+    return gaps;
+}
+
+size_t tc_conf_coverage(const tc_conf_suite *s, int verbose)
+{
+    size_t gaps = topic_gaps(s, verbose);
     for (size_t i = 0; i < tc_rule_count(); i++) {
         const tc_rule_info *r = tc_rule_at(i);
         if (!implemented_family(r->family))

@@ -73,10 +73,13 @@ violate('n_ovni_jumbo_size_code', 'OVNI-JUMBO-SIZE-CODE', 1,
 violate('n_ovni_jumbo_past_eof', 'OVNI-JUMBO-PAST-EOF', 1,
         'a jumbo event whose data runs past the end of its stream', ruling='ruling 3')
 violate('n_ovni_mcv_printable', 'OVNI-MCV-PRINTABLE', 1,
-        'an event whose category or value byte is not printable ASCII', ruling='ruling 4')
+        'an event whose category or value byte is not printable ASCII; being no event of its '
+        'model, it is also an unknown event (a warning)', ruling='ruling 4',
+        warnings=['OVNI-MODEL-UNKNOWN-EVENT'])
 violate('n_ovni_mcv_printable_big_endian', 'OVNI-MCV-PRINTABLE', 2,
-        'a big-endian stream with an event whose category or value byte is not printable ASCII',
-        shape=SMALL + ' --big-endian', ruling='ruling 4')
+        'a big-endian stream with an event whose category or value byte is not printable ASCII '
+        '(also an unknown event of its model: a warning)',
+        shape=SMALL + ' --big-endian', ruling='ruling 4', warnings=['OVNI-MODEL-UNKNOWN-EVENT'])
 violate('n_ovni_clock_decrease', 'OVNI-CLOCK-DECREASE', 1,
         'an event whose clock is below the one before it', ruling='ruling 2')
 violate('n_ovni_clock_decrease_two_looms', 'OVNI-CLOCK-DECREASE', 5,
@@ -263,10 +266,17 @@ SPEC_JSON = '''{
 '''
 
 
-@hand('y_ovni_spec_example', 'the example stream and metadata of the ovni specification, in '
-      'libovni\'s layout: nOS-V task events and a jumbo event')
+@hand('n_ovni_spec_example', 'the example stream and metadata of the ovni specification, in '
+      'libovni\'s layout: its nOS-V task events VTx, VTp, VTr and VTe carry the task id alone '
+      '(4 bytes), as an older nOS-V wrote them; the stream requires nosv 2.3.0, which the nosv '
+      'model of ovniemu 1.14.0 (2.7.0) serves, and that model lays them out as task id and body '
+      'id (8 bytes), so does ovniemu ("missing body id in payload")',
+      errors=['OVNI-MODEL-PAYLOAD'], ruling='ruling 15')
 def spec_example():
-    return put({}, stream_dir('mio.nosv-u1000', 89719, 89719), spec_example_bytes(), SPEC_JSON)
+    data = spec_example_bytes()
+    rel = stream_dir('mio.nosv-u1000', 89719, 89719)
+    return (put({}, rel, data, SPEC_JSON),
+            (rel + '/stream.obs', data.index(b'VTx') - 1))
 
 
 MARKS = {'1': {'title': 'Phase', 'chan_type': 'stack'},
@@ -275,7 +285,9 @@ MARKS = {'1': {'title': 'Phase', 'chan_type': 'stack'},
 
 @hand('y_ovni_every_ovni_event', 'every event of ovni\'s own model with its payload, in an order '
       'the thread states allow: marks of the two types ovni.mark declares (as libovni\'s '
-      'ovni_mark_type writes them), an affinity change of the thread itself by tid (OAr)')
+      'ovni_mark_type writes them), an affinity change of the thread itself by tid (OAr), and '
+      'the old OCn, which ovniemu ignores: a warning (ruling 17)',
+      warnings=['OVNI-MODEL-OLD-EVENT'], ruling='ruling 17')
 def every_ovni_event():
     s = Stream()
     c = T0
@@ -327,16 +339,16 @@ def loom_path_order():
     return t
 
 
-@hand('y_ovni_jumbo_events', 'jumbo events of 14 bytes (the specification\'s example), 0, 1 and '
-      '17 bytes, of the nOS-V model the stream requires')
+@hand('y_ovni_jumbo_events', 'jumbo events of 14, 0, 1 and 17 bytes of a model tracecheck does '
+      'not know (X, required as "xmodel"), whose layouts it cannot judge: the framing alone')
 def jumbo_events():
     s = started()
-    s.jumbo('VYc', T0 + 200, b'\x01\x00\x00\x00testtype1\x00')
-    s.jumbo('VYc', T0 + 300, b'')
-    s.jumbo('VYc', T0 + 400, b'\x7f')
-    s.jumbo('VYc', T0 + 500, bytes(range(17)))
+    s.jumbo('XJc', T0 + 200, b'\x01\x00\x00\x00testtype1\x00')
+    s.jumbo('XJc', T0 + 300, b'')
+    s.jumbo('XJc', T0 + 400, b'\x7f')
+    s.jumbo('XJc', T0 + 500, bytes(range(17)))
     s.ohe(T0 + 600)
-    return one_thread(s, require=NOSV)
+    return one_thread(s, require={'ovni': '1.1.0', 'xmodel': '1.0.0'})
 
 
 @hand('y_ovni_header_only_stream', 'a thread stream of just its 8-byte header: valid, with a '
@@ -443,12 +455,12 @@ def json_bom():
 
 
 @hand('y_ovni_jumbo_large', 'a jumbo event of exactly 2 MiB (a task type registration, VYc, '
-      'padded with zeros), which no libovni writes: valid, with '
+      'whose label fills it), which no libovni writes: valid, with '
       'a warning (ruling 3)', warnings=['OVNI-JUMBO-LARGE'], ruling='ruling 3')
 def jumbo_large():
     s = started()
-    label = b'a label of two megabytes'  # a task type (u32 id, label, NUL), zeros after it
-    s.jumbo('VYc', T0 + 200, (s.u32(1) + label).ljust(2 << 20, b'\0'))
+    # A task type (u32 id, then a label that fills the data up to its NUL).
+    s.jumbo('VYc', T0 + 200, s.u32(1) + b'a' * ((2 << 20) - 5) + b'\0')
     s.ohe(T0 + 300)
     return one_thread(s, require=NOSV)
 
@@ -1175,6 +1187,314 @@ def trace_cpu_phyid_two_indexes():
       errors=['OVNI-TRACE-CPU-INDEX'], ruling='ruling 7')
 def trace_cpu_index_gap():
     return with_meta(cpus=[(0, 0), (2, 1)])
+
+
+# ------------------------------------------- every model of ovniemu 1.14.0 (rulings 13 to 17)
+
+# Generated traces of each model alone, and of all of them.
+for _model, _seed in (('nosv', 31), ('nanos6', 32), ('nodes', 33), ('tampi', 34), ('mpi', 35),
+                      ('openmp', 36), ('kernel', 37)):
+    gen('y_ovni_%s_gen' % _model, '--seed %d --size 6K --looms 1 --procs 1 --threads 2 '
+        '--models %s' % (_seed, _model),
+        'a generated trace whose threads write the %s model\'s events besides ovni\'s own: '
+        'states entered and left, values set, tasks and their bodies as the model keeps them '
+        '(ruling 15)' % _model, ruling='ruling 15')
+gen('y_ovni_ovni_only_gen', '--seed 38 --size 4K --looms 1 --procs 1 --threads 2 --models none',
+    'a generated trace of ovni\'s own events alone')
+gen('y_ovni_every_model_gen', '--seed 39 --size 12K --looms 2 --procs 2 --threads 2 --models all',
+    'a generated trace of two looms whose processes write the events of every model ovniemu '
+    '1.14.0 knows, judged in clock order across their threads (rulings 13 and 15)',
+    ruling='rulings 13 and 15')
+
+# One broken rule each (gen ovni --violate).
+for _name, _rule, _desc in (
+        ('n_ovni_nosv_event_while_paused', 'OVNI-THREAD-INACTIVE',
+         'a nOS-V event (VSr) while its thread is paused'),
+        ('n_ovni_kernel_event_out_of_cpu', 'OVNI-THREAD-OUT-OF-CPU',
+         'an event of ovni\'s model between the kernel\'s KCO and KCI'),
+        ('n_ovni_cpu_unknown', 'OVNI-CPU-UNKNOWN', 'OAs to a CPU index past the loom\'s CPUs'),
+        ('n_ovni_cpu_shared', 'OVNI-CPU-SHARED',
+         'two threads of a loom running on CPU 0 from the same clock'),
+        ('n_ovni_oar_thread_unknown', 'OVNI-THREAD-UNKNOWN', 'OAr naming a tid no stream has'),
+        ('n_ovni_oas_while_paused', 'OVNI-AFFINITY-STATE', 'OAs while the thread is paused'),
+        ('n_ovni_kernel_ci_without_co', 'OVNI-STATE-POP',
+         'the kernel\'s KCI with no KCO before it'),
+        ('n_ovni_kernel_co_twice', 'OVNI-STATE-REPEAT', 'the kernel\'s KCO twice in a row'),
+        ('n_ovni_mark_stack_depth', 'OVNI-STATE-DEPTH', '513 marks pushed at once'),
+        ('n_ovni_nosv_subsystem_open_at_end', 'OVNI-STATE-OPEN-AT-END',
+         'a nOS-V subsystem (VMa) entered just before the thread ends'),
+        ('n_ovni_nosv_task_duplicate', 'OVNI-TASK-DUPLICATE', 'a nOS-V task made twice'),
+        ('n_ovni_nosv_task_unknown', 'OVNI-TASK-UNKNOWN', 'a nOS-V task run but never made'),
+        ('n_ovni_nosv_type_unknown', 'OVNI-TASK-TYPE-UNKNOWN',
+         'a nOS-V task made of a type never made'),
+        ('n_ovni_nosv_type_duplicate', 'OVNI-TASK-TYPE-DUPLICATE', 'a nOS-V task type made twice'),
+        ('n_ovni_nosv_type_zero', 'OVNI-TASK-ID-ZERO', 'a nOS-V task type with id 0'),
+        ('n_ovni_nosv_body_id', 'OVNI-TASK-BODY-ID',
+         'a nOS-V task that is not parallel run with a body id other than 0'),
+        ('n_ovni_nosv_end_never_ran', 'OVNI-TASK-STATE', 'a nOS-V task ended that never ran'),
+        ('n_ovni_nosv_nesting', 'OVNI-TASK-NESTING', 'a nOS-V task run over a running one'),
+        ('n_ovni_nosv_resume_not_innermost', 'OVNI-TASK-STACK',
+         'a paused nOS-V task resumed under another running over it'),
+        ('n_ovni_mark_undeclared', 'OVNI-MARK-UNDECLARED',
+         'a mark of a type no stream\'s ovni.mark declares'),
+        ('n_ovni_mark_value_zero', 'OVNI-MARK-VALUE-ZERO', 'a mark set to 0'),
+        ('n_ovni_mark_kind', 'OVNI-MARK-KIND',
+         'a stack mark type set, or a single one pushed'),
+        ('n_ovni_nosv_hwc_undeclared', 'OVNI-HWC-UNDECLARED',
+         'nOS-V hardware counter values (VWC) in a trace without nosv.hwc'),
+        ('n_ovni_meta_mark_chan_type', 'OVNI-META-MARK',
+         'an ovni.mark type whose chan_type is "queue"'),
+        ('n_ovni_nosv_meta_hwc_no_name', 'OVNI-META-HWC',
+         'a hardware counter of nosv.hwc without its name'),
+        ('n_ovni_trace_mark_conflict', 'OVNI-TRACE-MARK-CONFLICT',
+         'one mark type titled differently by two streams'),
+        ('n_ovni_nosv_trace_hwc_conflict', 'OVNI-TRACE-HWC-CONFLICT',
+         'one stream declaring one hardware counter and another two')):
+    violate(_name, _rule, 1, _desc, ruling='ruling 13' if 'MARK' in _rule or 'CPU' in _rule or
+            'THREAD' in _rule or 'AFFINITY' in _rule else 'ruling 15')
+violate('y_ovni_old_event_ocn', 'OVNI-MODEL-OLD-EVENT', 1,
+        'OCn as nOS-V writes it (8 bytes), which ovniemu ignores as old: a warning',
+        ruling='ruling 17', warning=True)
+
+NOSV27 = {'ovni': '1.1.0', 'nosv': '2.7.0'}
+
+
+def req(*models):
+    versions = {'nosv': '2.7.0', 'nanos6': '1.1.0', 'nodes': '1.0.0', 'tampi': '1.0.0',
+                'mpi': '1.0.0', 'openmp': '1.2.1', 'kernel': '1.0.0'}
+    return dict({'ovni': '1.1.0'}, **{m: versions[m] for m in models})
+
+
+def u32s(s, *values):
+    return b''.join(s.u32(v) for v in values)
+
+
+def type_event(s, mcv, clock, type_id, label):
+    """A task type made: jumbo u32 type id, label, NUL."""
+    s.jumbo(mcv, clock, s.u32(type_id) + label + b'\0')
+
+
+@hand('y_ovni_nosv_task_across_threads', 'a nOS-V task made by one thread (VTc) and run, paused, '
+      'resumed and ended by another (VTx, VTp, VTr, VTe), later in clock order: tasks belong to '
+      'their process (ruling 15)', ruling='ruling 15')
+def nosv_task_across_threads():
+    t = {}
+    a = started()
+    type_event(a, 'VYc', T0 + 200, 7, b'solver')
+    a.event('VTc', T0 + 300, u32s(a, 70, 7))
+    a.ohe(T0 + 2000)
+    thread(t, LOOM, PID, PID, a, cpus=2, require=NOSV27)
+    b = Stream()
+    b.ohx(T0 + 100, cpu=1)
+    for k, v in enumerate('xpre'):
+        b.event('VT' + v, T0 + 400 + 100 * k, u32s(b, 70, 0))
+    b.ohe(T0 + 1000)
+    thread(t, LOOM, PID, PID + 1, b, require=NOSV27)
+    return t
+
+
+@hand('n_ovni_nosv_task_run_before_made', 'a nOS-V task run by one thread (VTx) before another '
+      'thread makes it (VTc), by their clocks: across threads, tasks are judged in clock order '
+      '(rulings 13 and 15)', errors=['OVNI-TASK-UNKNOWN'], ruling='rulings 13 and 15')
+def nosv_task_run_before_made():
+    t = {}
+    a = started()
+    type_event(a, 'VYc', T0 + 200, 7, b'solver')
+    a.event('VTc', T0 + 500, u32s(a, 70, 7))
+    a.ohe(T0 + 2000)
+    thread(t, LOOM, PID, PID, a, cpus=2, require=NOSV27)
+    b = Stream()
+    b.ohx(T0 + 100, cpu=1)
+    at = b.here()
+    b.event('VTx', T0 + 400, u32s(b, 70, 0))
+    b.ohe(T0 + 1000)
+    thread(t, LOOM, PID, PID + 1, b, require=NOSV27)
+    return t, (stream_dir(LOOM, PID, PID + 1) + '/stream.obs', at)
+
+
+@hand('y_ovni_nosv_ocn_8_bytes', 'OCn with 8 bytes (count, maxcpu), as nOS-V 2026.06 writes it '
+      'where ovni\'s table declares 4: ovniemu ignores it as an old event; a warning, the payload '
+      'not checked (ruling 17)', warnings=['OVNI-MODEL-OLD-EVENT'], ruling='ruling 17')
+def nosv_ocn_8_bytes():
+    s = started()
+    s.event('OCn', T0 + 200, s.i32(4) + s.i32(64))
+    s.event('VPr', T0 + 300)
+    s.ohe(T0 + 400)
+    return one_thread(s, require=NOSV27)
+
+
+@hand('n_ovni_nanos6_task_run_twice', 'a Nanos6 task body run again while it runs (6Tx twice), '
+      'as ovni\'s test nested-tasks-bad writes it', errors=['OVNI-TASK-STATE'],
+      ruling='ruling 15; ovniemu\'s body_execute')
+def nanos6_task_run_twice():
+    s = started()
+    type_event(s, '6Yc', T0 + 200, 3, b'kernel')
+    s.event('6Tc', T0 + 300, u32s(s, 1, 3))
+    s.event('6Tx', T0 + 400, s.u32(1))
+    at = s.here()
+    s.event('6Tx', T0 + 500, s.u32(1))
+    s.event('6Te', T0 + 600, s.u32(1))
+    s.ohe(T0 + 700)
+    return one_thread(s, require=req('nanos6')), (OBS, at)
+
+
+@hand('n_ovni_nodes_subsystem_mismatch', 'a NODES subsystem left (DR]) while another entered '
+      'within it (DC[) is the innermost', errors=['OVNI-STATE-POP'],
+      ruling='ruling 15; ovniemu\'s chan_pop')
+def nodes_subsystem_mismatch():
+    s = started()
+    s.event('DR[', T0 + 200)
+    s.event('DC[', T0 + 300)
+    at = s.here()
+    s.event('DR]', T0 + 400)
+    s.event('DC]', T0 + 500)
+    s.event('DR]', T0 + 600)
+    s.ohe(T0 + 700)
+    return one_thread(s, require=req('nodes')), (OBS, at)
+
+
+@hand('n_ovni_tampi_subsystem_open_at_end', 'a TAMPI subsystem (TLi, the library\'s API) still '
+      'entered when the thread\'s stream ends', errors=['OVNI-STATE-OPEN-AT-END'],
+      ruling='ruling 13; ovniemu -l, end_lint')
+def tampi_subsystem_open_at_end():
+    s = started()
+    at = s.here()
+    s.event('TLi', T0 + 200)
+    s.ohe(T0 + 300)
+    return one_thread(s, require=req('tampi')), (OBS, at)
+
+
+@hand('n_ovni_mpi_function_repeat', 'MPI_Waitall entered over itself (MWa MWa): MPI\'s functions '
+      'do not repeat', errors=['OVNI-STATE-REPEAT'], ruling='ruling 15; ovniemu\'s chan_push')
+def mpi_function_repeat():
+    s = started()
+    s.event('MWa', T0 + 200)
+    at = s.here()
+    s.event('MWa', T0 + 300)
+    s.event('MWA', T0 + 400)
+    s.ohe(T0 + 500)
+    return one_thread(s, require=req('mpi')), (OBS, at)
+
+
+@hand('n_ovni_openmp_worksharing_type_unknown', 'an OpenMP worksharing (PQx) of a type its '
+      'process never made (no POc)', errors=['OVNI-TASK-TYPE-UNKNOWN'],
+      ruling='ruling 15; the openmp model\'s update_ws_state')
+def openmp_worksharing_type_unknown():
+    s = started()
+    at = s.here()
+    s.event('PQx', T0 + 200, s.u32(5))
+    s.ohe(T0 + 300)
+    return one_thread(s, require=req('openmp')), (OBS, at)
+
+
+@hand('i_ovni_ovni_mark_declared_elsewhere', 'a mark of a type declared in the ovni.mark of '
+      'another stream of the trace, not its own',
+      ruling='ruling 13 speaks of the stream\'s ovni.mark; libovni lets one thread declare a '
+      'type for all, and ovniemu merges every stream\'s declarations: tracecheck accepts')
+def mark_declared_elsewhere():
+    t = {}
+    a = started()
+    a.ohe(T0 + 300)
+    thread(t, LOOM, PID, PID, a, cpus=2, ovni_extra={'mark': {'4': {'title': 'Step',
+                                                                     'chan_type': 'single'}}})
+    b = Stream()
+    b.ohx(T0 + 50, cpu=1)
+    b.mark('=', T0 + 100, 9, 4)
+    b.ohe(T0 + 200)
+    thread(t, LOOM, PID, PID + 1, b)
+    return t
+
+
+@hand('i_ovni_nosv_task_runs_again', 'a nOS-V task that runs a second time after its body ended',
+      ruling='ruling 15: nOS-V\'s bodies may run again (ovniemu\'s TASK_FLAG_RESURRECT); a reader '
+      'that keeps tasks once may refuse it')
+def nosv_task_runs_again():
+    s = started()
+    type_event(s, 'VYc', T0 + 200, 2, b'loop')
+    s.event('VTc', T0 + 300, u32s(s, 9, 2))
+    for k in range(2):
+        s.event('VTx', T0 + 400 + 200 * k, u32s(s, 9, 0))
+        s.event('VTe', T0 + 500 + 200 * k, u32s(s, 9, 0))
+    s.ohe(T0 + 900)
+    return one_thread(s, require=NOSV27)
+
+
+@hand('i_ovni_nanos6_inline_nesting', 'a Nanos6 task run inline over another that is running, '
+      'inside a subsystem',
+      ruling='ruling 15: ovniemu relaxes nesting for Nanos6, which runs inline tasks so, and '
+      'warns that it is deprecated; tracecheck accepts it')
+def nanos6_inline_nesting():
+    s = started()
+    type_event(s, '6Yc', T0 + 200, 3, b'kernel')
+    s.event('6Tc', T0 + 300, u32s(s, 1, 3))
+    s.event('6Tc', T0 + 310, u32s(s, 2, 3))
+    s.event('6Tx', T0 + 400, s.u32(1))
+    s.event('6U[', T0 + 450)
+    s.event('6Tx', T0 + 500, s.u32(2))
+    s.event('6Te', T0 + 600, s.u32(2))
+    s.event('6U]', T0 + 650)
+    s.event('6Te', T0 + 700, s.u32(1))
+    s.ohe(T0 + 800)
+    return one_thread(s, require=req('nanos6'))
+
+
+@hand('i_ovni_nodes_required_without_events', 'a stream that requires the NODES model and writes '
+      'none of its events',
+      ruling='ruling 6: ovni.require names the models a stream may use; using none is allowed')
+def nodes_required_without_events():
+    s = Stream()
+    life(s, T0)
+    return one_thread(s, require=req('nodes'))
+
+
+@hand('i_ovni_tampi_unknown_event', 'an event of the TAMPI model that TAMPI 1.0.0 does not define '
+      '(TXx): a warning, a newer TAMPI may define it', warnings=['OVNI-MODEL-UNKNOWN-EVENT'],
+      ruling='rulings 8 and 15: an unknown event of a known model is a warning; ovniemu refuses it')
+def tampi_unknown_event():
+    s = started()
+    s.event('TXx', T0 + 200)
+    s.ohe(T0 + 300)
+    return one_thread(s, require=req('tampi'))
+
+
+@hand('i_ovni_mpi_nested_functions', 'MPI_Wait entered inside MPI_Test and left before it',
+      ruling='ruling 15: MPI functions are a stack; a nested call (an MPI library calling '
+      'itself through the interposer) is allowed')
+def mpi_nested_functions():
+    s = started()
+    s.event('MT[', T0 + 200)
+    s.event('MW[', T0 + 300)
+    s.event('MW]', T0 + 400)
+    s.event('MT]', T0 + 500)
+    s.ohe(T0 + 600)
+    return one_thread(s, require=req('mpi'))
+
+
+@hand('i_ovni_openmp_same_label_types', 'two OpenMP types with one label: a worksharing begun '
+      'with one type id and ended with the other',
+      ruling='ruling 15: ovniemu tells OpenMP types apart by their labels on the worksharing '
+      'stack, so the two ids are one; tracecheck follows it')
+def openmp_same_label_types():
+    s = started()
+    type_event(s, 'POc', T0 + 200, 1, b'for_loop')
+    type_event(s, 'POc', T0 + 210, 2, b'for_loop')
+    s.event('PQx', T0 + 300, s.u32(1))
+    s.event('PQe', T0 + 400, s.u32(2))
+    s.ohe(T0 + 500)
+    return one_thread(s, require=req('openmp'))
+
+
+@hand('i_ovni_kernel_switch_while_paused', 'the kernel\'s KCO and KCI while the thread is paused',
+      ruling='ruling 15: the kernel model\'s events need no thread state; ovniemu takes them '
+      'at any time')
+def kernel_switch_while_paused():
+    s = started()
+    s.event('OHp', T0 + 200)
+    s.event('KCO', T0 + 300)
+    s.event('KCI', T0 + 400)
+    s.event('OHr', T0 + 500)
+    s.ohe(T0 + 600)
+    return one_thread(s, require=req('kernel'))
 
 
 def register(add):

@@ -449,7 +449,8 @@ static void after_end(ovni_mutation *mu, ovni_emitter *em)
 
 static void run_twice(ovni_mutation *mu, ovni_emitter *em, ovni_ev *ev)
 {
-    if (em->first || em->st->state != OVNI_ST_RUNNING || !ovni_take(mu, is_ohe(ev)))
+    if (em->first || em->st->state != OVNI_ST_RUNNING || em->st->out_of_cpu ||
+        !ovni_take(mu, is_ohe(ev)))
         return;
     tc_rng_fill(mu->rng, mu->scratch, sizeof mu->scratch);
     ovni_ev e;

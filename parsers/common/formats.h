@@ -127,6 +127,10 @@ typedef struct tc_format_ops {
     const tc_format_companion *companion;  /* NULL: checked alone */
     const tc_format_model *model;          /* NULL: no format's companion */
     const struct tc_generator *generator;  /* NULL: no generator */
+    /* Parts of the format that each need a y_, an n_ and an i_ case (the
+     * coverage check): a case is about a topic when its name holds _TOPIC_
+     * (ovni: the models). NULL-terminated; NULL: none. */
+    const char *const *coverage_topics;
 } tc_format_ops;
 
 /* The registered formats, in registry order; NULL past the last. */

@@ -55,6 +55,13 @@ static const tc_format_option options[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
+/* Every model needs its y_, n_ and i_ cases (the coverage check). */
+static const char *const models[] = {
+#define TC_OVNI_MODEL(ID, LETTER, NAME, VERSION, NEEDS, WHO) NAME,
+#include "../../spec/ovni/models.def"
+    NULL,
+};
+
 const tc_format_ops tc_ovni_format = {
     .format = TC_FORMAT_OVNI,
     .name = "ovni",
@@ -69,4 +76,5 @@ const tc_format_ops tc_ovni_format = {
     .options = options,
     .dir = &dir,
     .generator = &ovni_generator,
+    .coverage_topics = models,
 };

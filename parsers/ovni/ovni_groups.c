@@ -114,6 +114,20 @@ static int build_world(tc_ovni_group *g, tc_ovni_stream_file *all, int declared,
             w->procs[w->nprocs++].pid = pid;
         w->threads[w->nthreads++] = &g->models[k];
     }
+    /* Tids: all known, and a tid given twice in a process taken by its
+     * first stream alone. */
+    w->tids_known = 1;
+    for (size_t k = 0; k < g->n; k++) {
+        const tc_ovni_stream_file *s = &all[g->streams[k]];
+        if (!s->has_json || !s->meta.readable || (s->meta.thread && !s->meta.has_tid))
+            w->tids_known = 0;
+        for (size_t j = 0; j < k && s->has_json && s->meta.has_tid; j++) {
+            const tc_ovni_stream_file *o = &all[g->streams[j]];
+            if (o->has_json && o->meta.has_tid && o->meta.tid == s->meta.tid &&
+                o->meta.has_pid && s->meta.has_pid && o->meta.pid == s->meta.pid)
+                g->models[k].twin = 1;
+        }
+    }
     w->marks_known = declared;
     w->hwc_known = declared;
     if (declared) {

@@ -61,7 +61,9 @@ static void init_common(tc_ovni_model *m, tc_diag_sink *d, const tc_ovni_meta *m
 void tc_ovni_model_init_in(tc_ovni_model *m, tc_diag_sink *d, const tc_ovni_meta *meta,
                            tc_ovni_world *w, size_t proc, const char *stream)
 {
+    int twin = m->twin; /* set by the world's maker */
     init_common(m, d, meta);
+    m->twin = twin;
     m->world = w;
     m->proc = proc;
     if (stream)

@@ -86,6 +86,9 @@ typedef struct tc_ovni_model {
     int has_tid;
     int32_t cpu;                  /* TC_OVNI_CPU_*, or an index of the loom */
     int out_of_cpu;               /* between the kernel's KCO and KCI */
+    int twin;                     /* another stream of its process has its tid (reported by
+                                     OVNI-TRACE-TID-DUPLICATE): it takes no CPU, OAr finds
+                                     the first */
     uint64_t out_at;
 
     tc_ovni_chan_state chans[TC_OVNI_CH__COUNT];
@@ -148,6 +151,7 @@ struct tc_ovni_world {
     size_t nprocs;
     tc_ovni_model **threads;      /* by (pid, tid), for OAr */
     size_t nthreads;
+    int tids_known;               /* every thread stream's metadata gave its tid */
     int marks_known;              /* the metadata of every stream was read */
     uint8_t mark_kind[TC_OVNI_MARK_TYPES]; /* 0 undeclared, 1 single, 2 stack */
     int hwc_known;

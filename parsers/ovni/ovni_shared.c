@@ -32,7 +32,7 @@ tc_ovni_model *tc_ovni_world_thread(const tc_ovni_world *w, int64_t pid, int64_t
     tc_ovni_model *other = NULL;
     for (size_t i = 0; i < w->nthreads; i++) {
         tc_ovni_model *t = w->threads[i];
-        if (!t->has_tid || t->tid != tid)
+        if (!t->has_tid || t->tid != tid || t->twin)
             continue;
         if (t->pid == pid)
             return t;
@@ -95,7 +95,7 @@ static void run_on(tc_ovni_model *m, const tc_ovni_event *ev, tc_ovni_model *t)
 {
     tc_ovni_world *w = m->world;
     tc_ovni_cpu_use *u = use_of(w, t->cpu);
-    if (!u)
+    if (!u || t->twin)
         return;
     if (u->running && t->cpu != TC_OVNI_CPU_VIRTUAL && u->last && u->last != t) {
         char cpu[96], who[48], other[48];
@@ -115,7 +115,7 @@ static void run_on(tc_ovni_model *m, const tc_ovni_event *ev, tc_ovni_model *t)
 static void stop_on(tc_ovni_world *w, const tc_ovni_model *t)
 {
     tc_ovni_cpu_use *u = use_of(w, t->cpu);
-    if (u && u->running)
+    if (u && u->running && !t->twin)
         u->running--;
 }
 
@@ -221,9 +221,12 @@ static void affinity_remote(tc_ovni_model *m, const tc_ovni_event *ev)
     tc_ovni_world *w = m->world;
     if (!w->loom && !m->own_world)
         return;
-    tc_ovni_model *t = tc_ovni_world_thread(w, m->pid, tid);
+    /* A thread that names itself is itself, whoever else has its tid. */
+    tc_ovni_model *t = m->has_tid && m->tid == tid ? m : tc_ovni_world_thread(w, m->pid, tid);
     if (!t) {
-        if (!m->own_world) /* a stream read alone knows no other thread */
+        /* A stream read alone knows no other thread; nor a loom some of
+         * whose streams give no tid. */
+        if (!m->own_world && w->tids_known)
             tc_ovni_say(m, TC_RULE_OVNI_THREAD_UNKNOWN, ev,
                         "OAr moves thread %" PRId32 " to CPU index %" PRId32 ", but no stream of "
                         "loom %s is thread %" PRId32,
