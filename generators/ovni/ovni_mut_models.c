@@ -277,6 +277,7 @@ static void task_nesting(ovni_mutation *mu, ovni_emitter *em, ovni_ev *ev)
     emit_u32s(em, "VTc", TASK + 1, TYPE, 2);
     emit_u32s(em, "VTx", TASK, 0, 2);
     emit_u32s(em, "VTx", TASK + 1, 0, 2); /* over the running one */
+    emit_u32s(em, "VTe", TASK + 1, 0, 2);
     emit_u32s(em, "VTe", TASK, 0, 2);
 }
 

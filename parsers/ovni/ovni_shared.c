@@ -464,13 +464,14 @@ static void body_event(tc_ovni_model *m, const tc_ovni_event *ev, const task_mod
                         ev->mcv, name, tc_ovni_body_state_names[body->state], body->at, since);
             return;
         }
-        if (top && top->state == TC_OVNI_BODY_RUNNING && !(t->flags & TC_OVNI_TASK_RELAX)) {
+        /* Reported, then taken as nested: the thread's later events (the
+         * nested body's end, the other's) are judged as the runtime meant
+         * them, not as the refusal would leave them. */
+        if (top && top->state == TC_OVNI_BODY_RUNNING && !(t->flags & TC_OVNI_TASK_RELAX))
             tc_ovni_say(m, TC_RULE_OVNI_TASK_NESTING, ev,
                         "%s runs %s over %s, which is running on this thread: a body runs over "
                         "a paused one only (the emulator's body_execute)",
                         ev->mcv, name, tc_ovni_body_name(top, other, sizeof other));
-            return;
-        }
         if (stack->n == stack->cap) {
             uint32_t cap = stack->cap ? stack->cap * 2 : 8;
             tc_ovni_body **nv = realloc(stack->v, cap * sizeof *nv);
