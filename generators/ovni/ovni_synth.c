@@ -22,6 +22,8 @@
  * + 1) shifted above a counter, so that the threads of a process, which
  * share the ids, never give the same one twice. */
 #define TYPE_SHIFT 16
+/* Task types a thread registers per model: a program has a few. */
+#define MAX_TYPES 48u
 #define TASK_SHIFT 20
 /* A queue entry that stands for "close every open region". */
 static const char CLOSE_ALL[3] = {0, 'C', 'A'};
@@ -337,7 +339,9 @@ static int task_step(ovni_synth *s, ovni_ev *ev, uint64_t clock, uint64_t x, int
     int room = s->nopen < MAX_OPEN;
     char mcv[3], close[3];
     char tc = m == TC_OVNI_M_OPENMP ? 'P' : 'T';
-    if (what == 0 && t->types && t->made < (1u << TASK_SHIFT) - 1) {
+    /* A few tasks wait to run at a time (a runtime's queue, not the whole
+     * program's): what tracecheck keeps of them stays small. */
+    if (what == 0 && t->types && t->made < (1u << TASK_SHIFT) - 1 && t->made - t->ran < 16) {
         uint32_t type = s->ids << TYPE_SHIFT | (uint32_t)(1 + (x >> 38) % t->types);
         tc_put32(s->pay, s->ids << TASK_SHIFT | ++t->made, s->be);
         tc_put32(s->pay + 4, type, s->be);
@@ -493,7 +497,7 @@ static void body(ovni_synth *s, ovni_ev *ev)
     } else if (pick < 178) {
         uint64_t room = s->budget - s->v.bytes;
         int m = s->nmodels ? s->models[(x >> 48) % s->nmodels] : TC_OVNI_M_OVNI;
-        if (has_tasks(m) && s->t[m].types < (1u << TYPE_SHIFT) - 1 &&
+        if (has_tasks(m) && s->t[m].types < MAX_TYPES &&
             room > ENDING_RESERVE + s->open_bytes + 16 + MAX_LABEL + 64)
             type_registration(s, ev, clock, x, m);
         else

@@ -144,20 +144,20 @@ static int reserve(tc_ovni_model *m, tc_ovni_chan_state *c)
 int tc_ovni_chan_push(tc_ovni_model *m, const tc_ovni_event *ev, tc_ovni_chan_state *c, int dup,
                       int64_t value, const tc_ovni_namer *names)
 {
-    char what[160], top[160];
+    char what[160], top[160], chan[96];
     if (!dup && c->n && c->v[c->n - 1].value == value) {
         tc_ovni_say(m, TC_RULE_OVNI_STATE_REPEAT, ev,
                     "%s enters %s over itself (entered at offset %" PRIu64 "); %s does not "
                     "repeat a state",
                     ev->mcv, names->name(names, value, what, sizeof what), c->v[c->n - 1].at,
-                    names->channel);
+                    names->channel(names, chan, sizeof chan));
         return 0;
     }
     if (c->n >= TC_OVNI_MAX_STACK) {
         tc_ovni_say(m, TC_RULE_OVNI_STATE_DEPTH, ev,
                     "%s enters %s %u levels deep (innermost: %s, entered at offset %" PRIu64
                     "); the emulator holds %u",
-                    ev->mcv, names->channel, c->n + 1,
+                    ev->mcv, names->channel(names, chan, sizeof chan), c->n + 1,
                     names->name(names, c->v[c->n - 1].value, top, sizeof top), c->v[c->n - 1].at,
                     TC_OVNI_MAX_STACK);
         return 0;
@@ -171,16 +171,16 @@ int tc_ovni_chan_push(tc_ovni_model *m, const tc_ovni_event *ev, tc_ovni_chan_st
 int tc_ovni_chan_pop(tc_ovni_model *m, const tc_ovni_event *ev, tc_ovni_chan_state *c,
                      int64_t value, const tc_ovni_namer *names)
 {
-    char what[160], top[160];
+    char what[160], top[160], chan[96];
     if (c->n == 0) {
         tc_ovni_say(m, TC_RULE_OVNI_STATE_POP, ev, "%s leaves %s, but %s has none entered",
-                    ev->mcv, names->name(names, value, what, sizeof what), names->channel);
+                    ev->mcv, names->name(names, value, what, sizeof what), names->channel(names, chan, sizeof chan));
         return 0;
     }
     if (c->v[c->n - 1].value != value) {
         tc_ovni_say(m, TC_RULE_OVNI_STATE_POP, ev,
                     "%s leaves %s, but the innermost of %s is %s (entered at offset %" PRIu64 ")",
-                    ev->mcv, names->name(names, value, what, sizeof what), names->channel,
+                    ev->mcv, names->name(names, value, what, sizeof what), names->channel(names, chan, sizeof chan),
                     names->name(names, c->v[c->n - 1].value, top, sizeof top),
                     c->v[c->n - 1].at);
         return 0;
@@ -192,7 +192,7 @@ int tc_ovni_chan_pop(tc_ovni_model *m, const tc_ovni_event *ev, tc_ovni_chan_sta
 static void chan_set(tc_ovni_model *m, const tc_ovni_event *ev, tc_ovni_chan_state *c, int dup,
                      int64_t value, const tc_ovni_namer *names)
 {
-    char what[160];
+    char what[160], chan[96];
     if (!dup && c->has_value && c->value.value == value) {
         char when[64];
         if (c->value.at == UINT64_MAX)
@@ -201,7 +201,7 @@ static void chan_set(tc_ovni_model *m, const tc_ovni_event *ev, tc_ovni_chan_sta
             snprintf(when, sizeof when, "set at offset %" PRIu64, c->value.at);
         tc_ovni_say(m, TC_RULE_OVNI_STATE_REPEAT, ev,
                     "%s sets %s again (%s); %s does not repeat a state", ev->mcv,
-                    names->name(names, value, what, sizeof what), when, names->channel);
+                    names->name(names, value, what, sizeof what), when, names->channel(names, chan, sizeof chan));
         return;
     }
     c->has_value = 1;
@@ -219,12 +219,18 @@ static const char *state_name(const tc_ovni_namer *n, int64_t value, char *buf, 
     return buf;
 }
 
+static const char *chan_words(const tc_ovni_namer *n, char *buf, size_t size)
+{
+    const tc_ovni_chan_info *c = &tc_ovni_chans[n->arg];
+    snprintf(buf, size, "the thread's %s %s", tc_ovni_model_table[c->model].name, c->name);
+    return buf;
+}
+
 void tc_ovni_chan_namer(tc_ovni_namer *n, tc_ovni_chan_id chan)
 {
-    const tc_ovni_chan_info *c = &tc_ovni_chans[chan];
-    snprintf(n->channel, sizeof n->channel, "the thread's %s %s", tc_ovni_model_table[c->model].name,
-             c->name);
+    n->channel = chan_words;
     n->name = state_name;
+    n->arg = chan;
 }
 
 /* ---- marks (ovni's OM events, ovniemu's mark_event) ---- */
@@ -233,6 +239,12 @@ static const char *mark_name(const tc_ovni_namer *n, int64_t value, char *buf, s
 {
     (void)n;
     snprintf(buf, size, "value %" PRId64, value);
+    return buf;
+}
+
+static const char *mark_words(const tc_ovni_namer *n, char *buf, size_t size)
+{
+    snprintf(buf, size, "the thread's stack of mark type %" PRId64, n->arg);
     return buf;
 }
 
@@ -271,8 +283,7 @@ static void mark_event(tc_ovni_model *m, const tc_ovni_event *ev, tc_ovni_action
         tc_diag_fail(m->d, "out of memory for the marks of a thread");
         return;
     }
-    tc_ovni_namer n = {.name = mark_name};
-    snprintf(n.channel, sizeof n.channel, "the thread's stack of mark type %" PRId32, type);
+    tc_ovni_namer n = {.channel = mark_words, .name = mark_name, .arg = type};
     tc_ovni_chan_state *c = &m->marks[type];
     if (a == TC_OVNI_A_MARK_PUSH)
         tc_ovni_chan_push(m, ev, c, 1, value, &n);
@@ -320,24 +331,48 @@ static void needs(tc_ovni_model *m, const tc_ovni_event *ev, const tc_ovni_model
                 info->needs == TC_OVNI_NEEDS_RUNNING ? "running" : "running, cooling or warming");
 }
 
-static void local_action(tc_ovni_model *m, const tc_ovni_event *ev, const tc_ovni_event_info *e)
+static void local_action(tc_ovni_model *m, const tc_ovni_event *ev, const tc_ovni_event_hot *e)
 {
     tc_ovni_namer n;
+    tc_ovni_chan_state *c = e->chan >= 0 ? &m->chans[e->chan] : NULL;
     switch (e->action) {
     case TC_OVNI_A_PUSH:
+        /* The common case inline: room, and not over itself where that is
+         * refused. */
+        if (c->n < c->cap && (e->dup || !c->n || c->v[c->n - 1].value != e->state)) {
+            c->v[c->n++] = (tc_ovni_level){e->state, ev->offset};
+            break;
+        }
+        /* fall through */
     case TC_OVNI_A_POP:
+        if (e->action == TC_OVNI_A_POP && c->n && c->v[c->n - 1].value == e->state) {
+            c->n--;
+            break;
+        }
+        /* fall through */
     case TC_OVNI_A_SET:
         tc_ovni_chan_namer(&n, e->chan);
         if (e->action == TC_OVNI_A_PUSH)
-            tc_ovni_chan_push(m, ev, &m->chans[e->chan], tc_ovni_chans[e->chan].dup, e->state, &n);
+            tc_ovni_chan_push(m, ev, &m->chans[e->chan], e->dup, e->state, &n);
         else if (e->action == TC_OVNI_A_POP)
             tc_ovni_chan_pop(m, ev, &m->chans[e->chan], e->state, &n);
         else
-            chan_set(m, ev, &m->chans[e->chan], tc_ovni_chans[e->chan].dup, e->state, &n);
+            chan_set(m, ev, &m->chans[e->chan], e->dup, e->state, &n);
         break;
     case TC_OVNI_A_CPU_OUT:
     case TC_OVNI_A_CPU_IN:
         /* The kernel's context switches: a stack of one state. */
+        if (e->action == TC_OVNI_A_CPU_OUT && c->n == 0 && c->cap) {
+            c->v[c->n++] = (tc_ovni_level){e->state, ev->offset};
+            m->out_at = ev->offset;
+            m->out_of_cpu = 1;
+            break;
+        }
+        if (e->action == TC_OVNI_A_CPU_IN && c->n == 1 && c->v[0].value == e->state) {
+            c->n = 0;
+            m->out_of_cpu = 0;
+            break;
+        }
         tc_ovni_chan_namer(&n, e->chan);
         if (e->action == TC_OVNI_A_CPU_OUT) {
             if (tc_ovni_chan_push(m, ev, &m->chans[e->chan], 0, e->state, &n))
@@ -350,7 +385,7 @@ static void local_action(tc_ovni_model *m, const tc_ovni_event *ev, const tc_ovn
         break;
     case TC_OVNI_A_MARK_PUSH:
     case TC_OVNI_A_MARK_POP:
-    case TC_OVNI_A_MARK_SET: mark_event(m, ev, e->action); break;
+    case TC_OVNI_A_MARK_SET: mark_event(m, ev, (tc_ovni_action)e->action); break;
     case TC_OVNI_A_FLUSH_BEGIN:
     case TC_OVNI_A_FLUSH_END:
         region(m, ev, &m->in_flush, &m->flush_at, TC_RULE_OVNI_FLUSH_BALANCE, "flush");
@@ -366,12 +401,12 @@ static void local_action(tc_ovni_model *m, const tc_ovni_event *ev, const tc_ovn
     }
 }
 
-int tc_ovni_model_local(tc_ovni_model *m, const tc_ovni_event *ev)
+const tc_ovni_event_info *tc_ovni_model_local(tc_ovni_model *m, const tc_ovni_event *ev)
 {
     unsigned char letter = (unsigned char)ev->mcv[0];
     m->end_offset = ev->offset;
     if (m->failed || (letter == 'O' && !m->judge_ovni))
-        return 0; /* and the thread's state never changes: nothing is judged after its end */
+        return NULL; /* and the thread's state never changes: nothing is judged after its end */
     int flush = letter == 'O' && ev->mcv[1] == 'F';
     if (m->thread && m->state == TC_OVNI_TH_ENDED && !flush)
         tc_report(m->d, TC_RULE_OVNI_THREAD_AFTER_END, ev->offset, TC_OVNI_EVENT_HEADER_SIZE,
@@ -381,35 +416,40 @@ int tc_ovni_model_local(tc_ovni_model *m, const tc_ovni_event *ev)
         tc_report(m->d, TC_RULE_OVNI_MODEL_NOT_REQUIRED, ev->offset, 1,
                   "event %s is of model '%c', which the stream does not require (it requires "
                   "%s)", ev->mcv, letter, m->models->names[0] ? m->models->names : "nothing");
-        return 0;
+        return NULL;
     }
-    tc_ovni_model_id id = tc_ovni_model_of_letter(letter);
-    if (id == TC_OVNI_M_NONE || !m->judged[id])
-        return 0; /* a model tracecheck does not know, or at a version it does not */
+    unsigned slot = letter < 128 ? tc_ovni_model_by_letter[letter] : 0;
+    if (!slot || !m->judged[slot - 1])
+        return NULL; /* a model tracecheck does not know, or at a version it does not */
+    tc_ovni_model_id id = (tc_ovni_model_id)(slot - 1);
     const tc_ovni_model_info *info = &tc_ovni_model_table[id];
-    const tc_ovni_event_info *e =
-        tc_ovni_event_lookup(letter, (unsigned char)ev->mcv[1], (unsigned char)ev->mcv[2]);
-    if (!e) {
+    unsigned index = tc_ovni_event_index_of(id, (unsigned char)ev->mcv[1], (unsigned char)ev->mcv[2]);
+    if (!index) {
         tc_report(m->d, TC_RULE_OVNI_MODEL_UNKNOWN_EVENT, ev->offset, 4,
                   "event %s is not one of the %s model's events (%s %s)", ev->mcv, info->name,
                   info->name, info->version);
-        return 0;
+        return NULL;
     }
+    const tc_ovni_event_hot *e = &tc_ovni_events_hot[index - 1];
     if (e->flags & TC_OVNI_EVF_OLD) {
         tc_report(m->d, TC_RULE_OVNI_MODEL_OLD_EVENT, ev->offset, 4,
                   "event %s is an old event of the %s model, which the emulator ignores; its "
                   "payload is not checked", ev->mcv, info->name);
-        return 0;
+        return NULL;
     }
-    char why[240];
-    int payload_ok = !tc_ovni_payload_mismatch(e, ev->jumbo, ev->payload, ev->payload_len, why,
-                                               sizeof why);
-    if (!payload_ok)
-        tc_report(m->d, TC_RULE_OVNI_MODEL_PAYLOAD, ev->offset, 1, "%s %s", ev->mcv, why);
-    else if (!ev->payload && ev->payload_len)
-        payload_ok = 0; /* a jumbo payload not held in memory: its fields cannot be read */
+    /* The common case first: a normal event with its layout's size. */
+    int payload_ok = !ev->jumbo && !(e->flags & TC_OVNI_EVF_JUMBO) && ev->payload_len == e->fixed;
+    if (!payload_ok) {
+        char why[240];
+        payload_ok = !tc_ovni_payload_mismatch(&tc_ovni_events[index - 1], ev->jumbo, ev->payload,
+                                               ev->payload_len, why, sizeof why);
+        if (!payload_ok)
+            tc_report(m->d, TC_RULE_OVNI_MODEL_PAYLOAD, ev->offset, 1, "%s %s", ev->mcv, why);
+        else if (!ev->payload && ev->payload_len)
+            payload_ok = 0; /* a jumbo payload not held in memory: its fields cannot be read */
+    }
     if (!m->thread)
-        return 0; /* not a thread: ovniemu reads nothing else of it */
+        return NULL; /* not a thread: ovniemu reads nothing else of it */
     if (info->needs == TC_OVNI_NEEDS_OVNI || id == TC_OVNI_M_NOSV) {
         if (m->out_of_cpu && m->state != TC_OVNI_TH_ENDED) {
             char who[48];
@@ -419,19 +459,22 @@ int tc_ovni_model_local(tc_ovni_model *m, const tc_ovni_event *ev)
                         ev->mcv, tc_ovni_thread_name(m, who, sizeof who), m->out_at);
         }
     }
-    if (info->needs == TC_OVNI_NEEDS_ACTIVE || info->needs == TC_OVNI_NEEDS_RUNNING)
+    if ((info->needs == TC_OVNI_NEEDS_RUNNING && m->state != TC_OVNI_TH_RUNNING) ||
+        (info->needs == TC_OVNI_NEEDS_ACTIVE && m->state != TC_OVNI_TH_RUNNING &&
+         m->state != TC_OVNI_TH_COOLING && m->state != TC_OVNI_TH_WARMING))
         needs(m, ev, info);
     if (m->state == TC_OVNI_TH_ENDED && !flush)
-        return 0; /* judged no further: OVNI-THREAD-AFTER-END */
-    if (tc_ovni_action_shared(e->action))
+        return NULL; /* judged no further: OVNI-THREAD-AFTER-END */
+    if (e->shared)
         /* Thread life goes on with a short payload (it reads nothing);
          * the other shared actions read their fields. */
-        return payload_ok || (e->model == TC_OVNI_M_OVNI && ev->mcv[1] == 'H');
+        return payload_ok || (id == TC_OVNI_M_OVNI && ev->mcv[1] == 'H') ? &tc_ovni_events[index - 1]
+                                                                          : NULL;
     /* An event without fields acts whatever it carries (its action reads
      * nothing); one with fields needs them to match. */
     if (payload_ok || (e->fixed == 0 && !e->tail))
         local_action(m, ev, e);
-    return 0;
+    return NULL;
 }
 
 /* ---- the end ---- */

@@ -107,16 +107,19 @@ void tc_ovni_model_init(tc_ovni_model *m, tc_diag_sink *d, const tc_ovni_meta *m
 void tc_ovni_model_init_in(tc_ovni_model *m, tc_diag_sink *d, const tc_ovni_meta *meta,
                            tc_ovni_world *w, size_t proc, const char *stream);
 
-/* The thread's own part; 1 when the event also acts on what threads share
- * (tc_ovni_model_shared must then follow, in clock order). */
-int tc_ovni_model_local(tc_ovni_model *m, const tc_ovni_event *ev);
-void tc_ovni_model_shared(tc_ovni_model *m, const tc_ovni_event *ev);
+/* The thread's own part. When the event also acts on what threads share,
+ * returns its model's description of it, and tc_ovni_model_shared must
+ * follow with it, in clock order; NULL otherwise. */
+const tc_ovni_event_info *tc_ovni_model_local(tc_ovni_model *m, const tc_ovni_event *ev);
+void tc_ovni_model_shared(tc_ovni_model *m, const tc_ovni_event *ev,
+                          const tc_ovni_event_info *e);
 
 /* Both, for a stream read alone. */
 static inline void tc_ovni_model_event(tc_ovni_model *m, const tc_ovni_event *ev)
 {
-    if (tc_ovni_model_local(m, ev))
-        tc_ovni_model_shared(m, ev);
+    const tc_ovni_event_info *e = tc_ovni_model_local(m, ev);
+    if (e)
+        tc_ovni_model_shared(m, ev, e);
 }
 
 /* The stream is over: regions and states left open, a thread that never

@@ -16,10 +16,13 @@ void tc_ovni_say(tc_ovni_model *m, tc_rule_id rule, const tc_ovni_event *ev, con
 /* "thread 2001", or "the thread" when the metadata gives no tid. */
 const char *tc_ovni_thread_name(const tc_ovni_model *m, char *buf, size_t size);
 
-/* How a channel and its values are named in messages. */
+/* How a channel and its values are named in messages: written only when
+ * a finding needs them (the checks run on every event). */
 typedef struct tc_ovni_namer {
-    char channel[96]; /* "the thread's nosv subsystem" */
+    /* "the thread's nosv subsystem" */
+    const char *(*channel)(const struct tc_ovni_namer *n, char *buf, size_t size);
     const char *(*name)(const struct tc_ovni_namer *n, int64_t value, char *buf, size_t size);
+    int64_t arg; /* the channel, or the mark type */
 } tc_ovni_namer;
 
 void tc_ovni_chan_namer(tc_ovni_namer *n, tc_ovni_chan_id chan);

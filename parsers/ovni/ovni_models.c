@@ -16,14 +16,16 @@ const tc_ovni_model_info tc_ovni_model_table[TC_OVNI_M__COUNT] = {
 #include "../../spec/ovni/models.def"
 };
 
+const uint8_t tc_ovni_model_by_letter[128] = {
+#define TC_OVNI_MODEL(ID, LETTER, NAME, VERSION, NEEDS, WHO) [LETTER] = TC_OVNI_M_##ID + 1,
+#include "../../spec/ovni/models.def"
+};
+
 tc_ovni_model_id tc_ovni_model_of_letter(unsigned char letter)
 {
-    switch (letter) {
-#define TC_OVNI_MODEL(ID, LETTER, NAME, VERSION, NEEDS, WHO)                                       \
-    case LETTER: return TC_OVNI_M_##ID;
-#include "../../spec/ovni/models.def"
-    default: return TC_OVNI_M_NONE;
-    }
+    return letter < 128 && tc_ovni_model_by_letter[letter]
+               ? (tc_ovni_model_id)(tc_ovni_model_by_letter[letter] - 1)
+               : TC_OVNI_M_NONE;
 }
 
 tc_ovni_model_id tc_ovni_model_of_name(const char *name)
@@ -75,9 +77,44 @@ const tc_ovni_state_info tc_ovni_states[TC_OVNI_ST__COUNT] = {
 #define JUMBO TC_OVNI_EVF_JUMBO
 #define OLD TC_OVNI_EVF_OLD
 
+/* Which actions act on what threads share (tc_ovni_action_shared). */
+#define SHARED_NONE 0
+#define SHARED_PUSH 0
+#define SHARED_POP 0
+#define SHARED_SET 0
+#define SHARED_THREAD_EXECUTE 1
+#define SHARED_THREAD_END 1
+#define SHARED_THREAD_PAUSE 1
+#define SHARED_THREAD_RESUME 1
+#define SHARED_THREAD_COOL 1
+#define SHARED_THREAD_WARM 1
+#define SHARED_THREAD_CREATE 0
+#define SHARED_AFFINITY_SET 1
+#define SHARED_AFFINITY_REMOTE 1
+#define SHARED_FLUSH_BEGIN 0
+#define SHARED_FLUSH_END 0
+#define SHARED_UNSORTED_BEGIN 0
+#define SHARED_UNSORTED_END 0
+#define SHARED_MARK_PUSH 0
+#define SHARED_MARK_POP 0
+#define SHARED_MARK_SET 0
+#define SHARED_TASK_CREATE 1
+#define SHARED_TASK_CREATE_PARALLEL 1
+#define SHARED_TASK_EXECUTE 1
+#define SHARED_TASK_END 1
+#define SHARED_TASK_PAUSE 1
+#define SHARED_TASK_RESUME 1
+#define SHARED_TYPE_CREATE 1
+#define SHARED_WS_BEGIN 1
+#define SHARED_WS_END 1
+#define SHARED_HWC 0
+#define SHARED_CPU_OUT 0
+#define SHARED_CPU_IN 0
+
 const tc_ovni_event_info tc_ovni_events[] = {
 #define TC_OVNI_EVENT(MODEL, C, V, FLAGS, FIELDS, ACTION, CHAN, STATE, MEANING)                    \
-    {TC_OVNI_M_##MODEL,                                                                            \
+    {SHARED_##ACTION,                                                                              \
+     TC_OVNI_M_##MODEL,                                                                            \
      {TC_OVNI_LETTER_##MODEL, C, V, 0},                                                                                 \
      FLAGS,                                                                                        \
      #FIELDS,                                                                                      \
@@ -99,26 +136,40 @@ const tc_ovni_event_info tc_ovni_events[] = {
 
 const size_t tc_ovni_nevents = sizeof tc_ovni_events / sizeof tc_ovni_events[0];
 
-/* Event index + 1 by model, category and value (0: none). Categories and
- * values are printable ASCII (0x21-0x7E), 94 each: 138 KB of constants.
- * __COUNTER__ numbers the events in file order (clang and gcc have it). */
-#define BASE 0x21
-#define SPAN 94
-enum { COUNTER_START = __COUNTER__ };
-static const uint16_t event_index[TC_OVNI_M__COUNT][SPAN][SPAN] = {
-#define TC_OVNI_EVENT(MODEL, C, V, FLAGS, FIELDS, ACTION, CHAN, STATE, MEANING)                    \
-    [TC_OVNI_M_##MODEL][(C)-BASE][(V)-BASE] = __COUNTER__ - COUNTER_START,
+#define F(t, n) +TC_OVNI_SIZE_##t
+#define S(n) +(1 << 16) + (1 << 20)
+#define A(t, n) +(1 << 16) + (TC_OVNI_SIZE_##t << 20)
+#define NOFIELDS
+#define JUMBO TC_OVNI_EVF_JUMBO
+#define OLD TC_OVNI_EVF_OLD
+#define DUP_OF(MODEL, CHAN) DUP_##MODEL##_##CHAN
+/* Each channel's DUP, by name; NOCHAN's is 0. */
+enum {
+#define TC_OVNI_MODEL(ID, LETTER, NAME, VERSION, NEEDS, WHO) DUP_##ID##_NOCHAN = 0,
+#define TC_OVNI_CHAN(MODEL, CHAN, NAME, KIND, DUP, LINT, INIT) DUP_##MODEL##_##CHAN = DUP,
 #include "../../spec/ovni/models.def"
 };
+const tc_ovni_event_hot tc_ovni_events_hot[] = {
+#define TC_OVNI_EVENT(MODEL, C, V, FLAGS, FIELDS, ACTION, CHAN, STATE, MEANING)                    \
+    {FLAGS, SHARED_##ACTION, TC_OVNI_A_##ACTION, (SUM(FIELDS) >> 16) & 1, SUM(FIELDS) & 0xffff,     \
+     TC_OVNI_ST_##MODEL##_##STATE, TC_OVNI_CH_##MODEL##_##CHAN, DUP_OF(MODEL, CHAN)},
+#include "../../spec/ovni/models.def"
+};
+#undef F
+#undef S
+#undef A
+#undef NOFIELDS
+#undef JUMBO
+#undef OLD
 
-const tc_ovni_event_info *tc_ovni_event_lookup(unsigned char m, unsigned char c, unsigned char v)
-{
-    tc_ovni_model_id id = tc_ovni_model_of_letter(m);
-    if (id == TC_OVNI_M_NONE || c < BASE || c >= BASE + SPAN || v < BASE || v >= BASE + SPAN)
-        return NULL;
-    unsigned i = event_index[id][c - BASE][v - BASE];
-    return i ? &tc_ovni_events[i - 1] : NULL;
-}
+/* The event index table: __COUNTER__ numbers the events in file order
+ * (clang and gcc have it). */
+enum { COUNTER_START = __COUNTER__ };
+const uint16_t tc_ovni_event_index[TC_OVNI_M__COUNT][TC_OVNI_MCV_SPAN][TC_OVNI_MCV_SPAN] = {
+#define TC_OVNI_EVENT(MODEL, C, V, FLAGS, FIELDS, ACTION, CHAN, STATE, MEANING)                    \
+    [TC_OVNI_M_##MODEL][(C)-TC_OVNI_MCV_BASE][(V)-TC_OVNI_MCV_BASE] = __COUNTER__ - COUNTER_START,
+#include "../../spec/ovni/models.def"
+};
 
 /* ---- actions ---- */
 
@@ -282,9 +333,29 @@ const char *tc_ovni_event_meaning(const tc_ovni_event_info *e, char *buf, size_t
     return buf;
 }
 
+/* The common case, on every event: the payload as its layout has it. */
+static int payload_fits(const tc_ovni_event_info *e, int jumbo, const uint8_t *data, uint32_t len)
+{
+    int want_jumbo = (e->flags & TC_OVNI_EVF_JUMBO) != 0;
+    if (jumbo != want_jumbo)
+        return 0;
+    if (!want_jumbo)
+        return len == e->fixed;
+    if (len < e->fixed || (!e->tail && len != e->fixed))
+        return 0;
+    if (!e->tail)
+        return 1;
+    uint32_t rest = len - e->fixed;
+    if (e->tail_unit > 1)
+        return rest && rest % e->tail_unit == 0;
+    return !data || (rest && memchr(data + e->fixed, '\0', rest) == data + len - 1);
+}
+
 const char *tc_ovni_payload_mismatch(const tc_ovni_event_info *e, int jumbo, const uint8_t *data,
                                      uint32_t len, char *buf, size_t size)
 {
+    if (payload_fits(e, jumbo, data, len))
+        return NULL;
     int want_jumbo = (e->flags & TC_OVNI_EVF_JUMBO) != 0;
     char layout[96];
     tc_ovni_event_layout(e, layout, sizeof layout);

@@ -139,6 +139,7 @@ typedef struct tc_ovni_field {
 #define TC_OVNI_EVF_OLD 2u   /* ignored by ovniemu as an old event (ruling 17) */
 
 typedef struct tc_ovni_event_info {
+    uint8_t shared;     /* tc_ovni_action_shared(action), kept here for the hot path */
     tc_ovni_model_id model;
     char mcv[4];
     unsigned flags;
@@ -155,9 +156,52 @@ typedef struct tc_ovni_event_info {
 extern const tc_ovni_event_info tc_ovni_events[];
 extern const size_t tc_ovni_nevents;
 
-/* The event of a model, category and value, or NULL: a constant table. */
-const tc_ovni_event_info *tc_ovni_event_lookup(unsigned char m, unsigned char c,
-                                               unsigned char v);
+/* What the model layer reads of an event on every event, apart from the
+ * rest (tc_ovni_events[i] and tc_ovni_events_hot[i] are the same event): a
+ * small table that stays in the processor's first cache. */
+typedef struct tc_ovni_event_hot {
+    uint8_t flags, shared, action, tail;
+    uint16_t fixed;
+    int16_t state;
+    int8_t chan;
+    uint8_t dup; /* its channel's */
+} tc_ovni_event_hot;
+
+extern const tc_ovni_event_hot tc_ovni_events_hot[];
+
+/* Model + 1 by letter (0: none), and event index + 1 by model, category
+ * and value (0: none; categories and values are printable ASCII, 0x21 to
+ * 0x7E): constant tables behind the lookups below, on every event. */
+#define TC_OVNI_MCV_BASE 0x21
+#define TC_OVNI_MCV_SPAN 94
+extern const uint8_t tc_ovni_model_by_letter[128];
+extern const uint16_t tc_ovni_event_index[TC_OVNI_M__COUNT][TC_OVNI_MCV_SPAN][TC_OVNI_MCV_SPAN];
+
+/* The event of model id, category and value, or NULL. */
+static inline const tc_ovni_event_info *tc_ovni_event_of(tc_ovni_model_id id, unsigned char c,
+                                                         unsigned char v)
+{
+    unsigned cc = (unsigned)c - TC_OVNI_MCV_BASE, vv = (unsigned)v - TC_OVNI_MCV_BASE;
+    if (cc >= TC_OVNI_MCV_SPAN || vv >= TC_OVNI_MCV_SPAN)
+        return NULL;
+    unsigned i = tc_ovni_event_index[id][cc][vv];
+    return i ? &tc_ovni_events[i - 1] : NULL;
+}
+
+/* The index + 1 of the event of model id, category and value, or 0. */
+static inline unsigned tc_ovni_event_index_of(tc_ovni_model_id id, unsigned char c, unsigned char v)
+{
+    unsigned cc = (unsigned)c - TC_OVNI_MCV_BASE, vv = (unsigned)v - TC_OVNI_MCV_BASE;
+    return cc < TC_OVNI_MCV_SPAN && vv < TC_OVNI_MCV_SPAN ? tc_ovni_event_index[id][cc][vv] : 0;
+}
+
+/* The event of a model letter, category and value, or NULL. */
+static inline const tc_ovni_event_info *tc_ovni_event_lookup(unsigned char m, unsigned char c,
+                                                             unsigned char v)
+{
+    unsigned id = m < 128 ? tc_ovni_model_by_letter[m] : 0;
+    return id ? tc_ovni_event_of((tc_ovni_model_id)(id - 1), c, v) : NULL;
+}
 
 /* The event's meaning in words: its own, or "enters"/"leaves" and its
  * state's words for a PUSH or POP. Writes into buf, returns buf. */

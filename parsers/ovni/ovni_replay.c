@@ -18,6 +18,7 @@ typedef struct player {
     tc_ovni_stream *s;
     tc_ovni_model *m;
     tc_ovni_event ev;      /* the shared event it waits at */
+    const tc_ovni_event_info *e; /* and what it is */
     int first;
 } player;
 
@@ -64,7 +65,7 @@ static int advance(player *p, tc_diag_order *o, int models)
             p->f->first_offset = p->ev.offset;
         }
         p->first = 0;
-        if (models && tc_ovni_model_local(p->m, &p->ev))
+        if (models && (p->e = tc_ovni_model_local(p->m, &p->ev)) != NULL)
             return 1;
     }
     return 0;
@@ -154,7 +155,7 @@ void tc_ovni_replay(tc_ovni_stream_file *streams, tc_ovni_group *g, tc_diag_orde
         player *p = heap[0];
         tc_diag_order_key(o, TC_OVNI_KEY(p->index, TC_OVNI_PHASE_EVENTS));
         tc_diag_order_sink(o)->input = p->f->obs;
-        tc_ovni_model_shared(p->m, &p->ev);
+        tc_ovni_model_shared(p->m, &p->ev, p->e);
         if (advance(p, o, models)) {
             sift_down(heap, live, 0);
         } else {

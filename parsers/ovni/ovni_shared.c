@@ -374,11 +374,18 @@ static const char *label_name(const tc_ovni_namer *n, int64_t value, char *buf, 
     return buf;
 }
 
+static const char *omp_words(const tc_ovni_namer *n, char *buf, size_t size)
+{
+    (void)n;
+    snprintf(buf, size, "the thread's openmp tasks and worksharings (their types, innermost last)");
+    return buf;
+}
+
 static void omp_labels(tc_ovni_namer *n)
 {
-    snprintf(n->channel, sizeof n->channel,
-             "the thread's openmp tasks and worksharings (their types, innermost last)");
+    n->channel = omp_words;
     n->name = label_name;
+    n->arg = 0;
 }
 
 /* The openmp label stack holds type ids; two types of the same label are
@@ -394,14 +401,21 @@ static void body_event(tc_ovni_model *m, const tc_ovni_event *ev, const task_mod
     tc_ovni_books *b = books_of(m, tm);
     uint32_t id = tc_ovni_event_u32(ev, 0);
     char p[48], name[48], other[48], why[160];
+#define NAME() tc_ovni_body_name(body, name, sizeof name)
     if (tm->zero_at_create && id == 0) {
         tc_ovni_say(m, TC_RULE_OVNI_TASK_ID_ZERO, ev,
                     "%s names task 0; task ids start at 1 (the openmp model's update_task)",
                     ev->mcv);
         return;
     }
+    /* A body ends, pauses or resumes as the innermost of its thread: the
+     * task is at hand, with no lookup. */
+    tc_ovni_body_stack *stack = &m->bodies[tm->slot];
+    tc_ovni_body *top = stack->n ? stack->v[stack->n - 1] : NULL;
     int out_of_memory = 0;
-    tc_ovni_task *t = tc_ovni_task_find(b, id, tm->flags, &out_of_memory);
+    tc_ovni_task *t = v != 'x' && top && top->task->id == id
+                          ? top->task
+                          : tc_ovni_task_find(b, id, tm->flags, &out_of_memory);
     if (out_of_memory) {
         oom(m);
         return;
@@ -435,9 +449,6 @@ static void body_event(tc_ovni_model *m, const tc_ovni_event *ev, const task_mod
         tc_ovni_say(m, TC_RULE_OVNI_TASK_STATE, ev, "%s: %s", ev->mcv, why);
         return;
     }
-    tc_ovni_body_name(body, name, sizeof name);
-    tc_ovni_body_stack *stack = &m->bodies[tm->slot];
-    tc_ovni_body *top = stack->n ? stack->v[stack->n - 1] : NULL;
     const char *since = body->at_stream ? body->at_stream : "";
     if (v == 'x') {
         if (body->state == TC_OVNI_BODY_DEAD) {
@@ -445,7 +456,7 @@ static void body_event(tc_ovni_model *m, const tc_ovni_event *ev, const task_mod
                 tc_ovni_say(m, TC_RULE_OVNI_TASK_STATE, ev,
                             "%s runs %s again, but it has ended (offset %" PRIu64 " of %s) and "
                             "%s bodies do not run again (the emulator's body_execute)",
-                            ev->mcv, name, body->at, since, tc_ovni_model_table[tm->model].name);
+                            ev->mcv, NAME(), body->at, since, tc_ovni_model_table[tm->model].name);
                 return;
             }
             body->state = TC_OVNI_BODY_CREATED;
@@ -454,14 +465,14 @@ static void body_event(tc_ovni_model *m, const tc_ovni_event *ev, const task_mod
             tc_ovni_say(m, TC_RULE_OVNI_TASK_STATE, ev,
                         "%s runs %s, which is Paused (offset %" PRIu64 " of %s): a paused body "
                         "is resumed, not run again (the emulator's body_execute)",
-                        ev->mcv, name, body->at, since);
+                        ev->mcv, NAME(), body->at, since);
             return;
         }
         if (body->state != TC_OVNI_BODY_CREATED) {
             tc_ovni_say(m, TC_RULE_OVNI_TASK_STATE, ev,
                         "%s runs %s, which must be Created but is %s (since offset %" PRIu64
                         " of %s; the emulator's body_execute)",
-                        ev->mcv, name, tc_ovni_body_state_names[body->state], body->at, since);
+                        ev->mcv, NAME(), tc_ovni_body_state_names[body->state], body->at, since);
             return;
         }
         /* Reported, then taken as nested: the thread's later events (the
@@ -471,7 +482,7 @@ static void body_event(tc_ovni_model *m, const tc_ovni_event *ev, const task_mod
             tc_ovni_say(m, TC_RULE_OVNI_TASK_NESTING, ev,
                         "%s runs %s over %s, which is running on this thread: a body runs over "
                         "a paused one only (the emulator's body_execute)",
-                        ev->mcv, name, tc_ovni_body_name(top, other, sizeof other));
+                        ev->mcv, NAME(), tc_ovni_body_name(top, other, sizeof other));
         if (stack->n == stack->cap) {
             uint32_t cap = stack->cap ? stack->cap * 2 : 8;
             tc_ovni_body **nv = realloc(stack->v, cap * sizeof *nv);
@@ -507,7 +518,7 @@ static void body_event(tc_ovni_model *m, const tc_ovni_event *ev, const task_mod
     if (v == 'p' && !(t->flags & TC_OVNI_TASK_PAUSE)) {
         tc_ovni_say(m, TC_RULE_OVNI_TASK_STATE, ev,
                     "%s pauses %s, but %s%s tasks do not pause (the emulator's body_pause)",
-                    ev->mcv, name, (t->flags & TC_OVNI_TASK_PARALLEL) ? "parallel " : "",
+                    ev->mcv, NAME(), (t->flags & TC_OVNI_TASK_PARALLEL) ? "parallel " : "",
                     tc_ovni_model_table[tm->model].name);
         return;
     }
@@ -517,7 +528,7 @@ static void body_event(tc_ovni_model *m, const tc_ovni_event *ev, const task_mod
             snprintf(when, sizeof when, " (since offset %" PRIu64 " of %s)", body->at, since);
         tc_ovni_say(m, TC_RULE_OVNI_TASK_STATE, ev,
                     "%s %s %s, which must be %s but is %s%s; the emulator's body_%s refuses it",
-                    ev->mcv, v == 'e' ? "ends" : v == 'p' ? "pauses" : "resumes", name,
+                    ev->mcv, v == 'e' ? "ends" : v == 'p' ? "pauses" : "resumes", NAME(),
                     tc_ovni_body_state_names[want], tc_ovni_body_state_names[body->state], when,
                     v == 'e' ? "end" : v == 'p' ? "pause" : "resume");
         return;
@@ -526,7 +537,7 @@ static void body_event(tc_ovni_model *m, const tc_ovni_event *ev, const task_mod
         const tc_ovni_model *o = (const tc_ovni_model *)body->owner;
         tc_ovni_say(m, TC_RULE_OVNI_TASK_STACK, ev,
                     "%s %s %s, which %s runs (offset %" PRIu64 " of %s), not this thread",
-                    ev->mcv, v == 'e' ? "ends" : v == 'p' ? "pauses" : "resumes", name,
+                    ev->mcv, v == 'e' ? "ends" : v == 'p' ? "pauses" : "resumes", NAME(),
                     o ? tc_ovni_thread_name(o, other, sizeof other) : "another thread", body->at,
                     since);
         return;
@@ -535,7 +546,7 @@ static void body_event(tc_ovni_model *m, const tc_ovni_event *ev, const task_mod
         tc_ovni_say(m, TC_RULE_OVNI_TASK_STACK, ev,
                     "%s %s %s, but the innermost body of the thread is %s: bodies end, pause and "
                     "resume innermost first (the emulator's body_%s)",
-                    ev->mcv, v == 'e' ? "ends" : v == 'p' ? "pauses" : "resumes", name,
+                    ev->mcv, v == 'e' ? "ends" : v == 'p' ? "pauses" : "resumes", NAME(),
                     top ? tc_ovni_body_name(top, other, sizeof other) : "none",
                     v == 'e' ? "end" : v == 'p' ? "pause" : "resume");
         return;
@@ -572,6 +583,8 @@ static void body_event(tc_ovni_model *m, const tc_ovni_event *ev, const task_mod
         m->omp_labels.n--; /* a task made again after it ended: its type is not known */
     }
 }
+
+#undef NAME
 
 /* openmp's PQx and PQe: ovniemu's update_ws_state. */
 static void worksharing(tc_ovni_model *m, const tc_ovni_event *ev, const task_model *tm, char v)
@@ -622,14 +635,9 @@ void tc_ovni_hwc_event(tc_ovni_model *m, const tc_ovni_event *ev)
 
 /* ---- the shared part of an event ---- */
 
-void tc_ovni_model_shared(tc_ovni_model *m, const tc_ovni_event *ev)
+void tc_ovni_model_shared(tc_ovni_model *m, const tc_ovni_event *ev, const tc_ovni_event_info *e)
 {
     if (m->failed)
-        return;
-    const tc_ovni_event_info *e = tc_ovni_event_lookup((unsigned char)ev->mcv[0],
-                                                       (unsigned char)ev->mcv[1],
-                                                       (unsigned char)ev->mcv[2]);
-    if (!e)
         return;
     const task_model *tm = task_model_of(e->model);
     switch (e->action) {

@@ -24,6 +24,11 @@ static void free_task(void *value, void *user)
 
 void tc_ovni_books_free(tc_ovni_books *b)
 {
+    while (b->spare) {
+        tc_ovni_task *t = b->spare;
+        b->spare = t->next_spare;
+        free(t);
+    }
     tc_idmap_each(&b->tasks, free_task, NULL);
     tc_idmap_free(&b->tasks);
     tc_idset_free(&b->dead);
@@ -33,16 +38,21 @@ void tc_ovni_books_free(tc_ovni_books *b)
 
 tc_ovni_task *tc_ovni_task_create(tc_ovni_books *b, uint32_t id, uint32_t type, unsigned flags)
 {
-    tc_ovni_task *t = calloc(1, sizeof *t);
-    if (!t)
+    tc_ovni_task *t = b->spare;
+    if (t) {
+        b->spare = t->next_spare;
+        memset(t, 0, sizeof *t);
+    } else if (!(t = calloc(1, sizeof *t))) {
         return NULL;
+    }
     t->id = id;
     t->type = type;
     t->flags = flags;
     t->one.id = 1;
     t->one.task = t;
     if (tc_idmap_put(&b->tasks, id, t) != 0) {
-        free(t);
+        t->next_spare = b->spare;
+        b->spare = t;
         return NULL;
     }
     tc_idset_remove(&b->dead, id);
@@ -128,7 +138,10 @@ void tc_ovni_body_ended(tc_ovni_books *b, tc_ovni_body *body)
      * it Dead, or lets it run again when its model resurrects bodies). */
     tc_idmap_remove(&b->tasks, t->id);
     tc_idset_add(&b->dead, t->id);
-    free_task(t, NULL);
+    /* A task that is not parallel holds nothing of its own: kept for the
+     * next one. */
+    t->next_spare = b->spare;
+    b->spare = t;
 }
 
 const char *tc_ovni_body_name(const tc_ovni_body *body, char *buf, size_t size)

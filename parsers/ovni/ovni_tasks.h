@@ -40,6 +40,7 @@ typedef struct tc_ovni_body {
 } tc_ovni_body;
 
 struct tc_ovni_task {
+    tc_ovni_task *next_spare;
     uint32_t id, type;  /* type 0: not known (the task ran again after it ended) */
     unsigned flags;
     uint32_t nbodies;   /* made so far */
@@ -56,6 +57,8 @@ typedef struct tc_ovni_books {
     tc_idmap tasks;  /* live tasks by id */
     tc_idset dead;   /* ids of tasks dropped once their body ended */
     tc_idmap types;  /* task types by id (tc_ovni_tasktype) */
+    tc_ovni_task *spare; /* tasks dropped, kept for the next ones (as many as were alive at
+                            once, at most) */
 } tc_ovni_books;
 
 void tc_ovni_books_free(tc_ovni_books *b);
