@@ -30,6 +30,7 @@ void register_ovni_model_suite(void);  /* test_ovni_model.c */
 void register_ovni_trace_suite(void);  /* test_ovni_trace.c */
 void register_ovni_dump_suite(void);   /* test_ovni_dump.c */
 void register_ovni_paths_suite(void);  /* test_ovni_paths.c */
+void register_ovni_models_suite(void); /* test_ovni_models.c */
 void register_ovni_generator_suite(void); /* test_ovni_generator.c */
 void register_dcfg_checks_suite(void);  /* test_dcfg_checks.c */
 void register_dcfg_rules_suite(void);   /* test_dcfg_rules.c */

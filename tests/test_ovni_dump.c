@@ -164,14 +164,19 @@ static void test_lines(void)
     td_stream(root, "t", json, &o);
     ot_result r = {0};
     ot_check_path(root, &DUMP, &r);
-    OT_RULESET(&r, "OVNI-EVENT-FLAGS OVNI-MODEL-NOT-REQUIRED OVNI-MODEL-NOT-REQUIRED "
-                   "OVNI-MODEL-NOT-REQUIRED OVNI-EVENT-TRUNCATED");
+    /* The OHx payload, read big-endian, names CPU index 0x00010203 of a loom
+     * with one CPU (ruling 13). */
+    OT_RULESET(&r, "OVNI-CPU-UNKNOWN OVNI-EVENT-FLAGS OVNI-MODEL-NOT-REQUIRED "
+                   "OVNI-MODEL-NOT-REQUIRED OVNI-MODEL-NOT-REQUIRED OVNI-EVENT-TRUNCATED");
+    OT_MSG(&r, "OVNI-CPU-UNKNOWN", "OHx names CPU index 66051, but loom lo\"om has CPUs 0 to 0 "
+                                   "(and -1, its virtual CPU)");
+    OT_AT(&r, "OVNI-CPU-UNKNOWN", 8);
     OT_DUMP(&r, 1, "{\"t\":\"stream\",\"path\":\"t\",\"byte_order\":\"big\",\"loom\":\"lo\\\"om\",\"pid\":6,\"tid\":7}");
-    OT_DUMP(&r, 2, "{\"t\":\"event\",\"stream\":\"t\",\"clock\":\"1\",\"mcv\":\"OHx\",\"flags\":0,\"size_code\":15,\"payload\":\"000102030405060708090a0b0c0d0e0f\"}");
-    OT_DUMP(&r, 3, "{\"t\":\"event\",\"stream\":\"t\",\"clock\":\"2\",\"mcv\":\"VYc\",\"flags\":16,\"size_code\":3,\"jumbo_size\":14,\"payload\":\"0100000074657374747970653100\"}");
-    OT_DUMP(&r, 4, "{\"t\":\"event\",\"stream\":\"t\",\"clock\":\"3\",\"mcv\":\"VYd\",\"flags\":16,\"size_code\":3,\"jumbo_size\":0,\"payload\":\"\"}");
+    OT_DUMP(&r, 2, "{\"t\":\"event\",\"stream\":\"t\",\"clock\":\"1\",\"mcv\":\"OHx\",\"flags\":0,\"size_code\":15,\"payload\":\"000102030405060708090a0b0c0d0e0f\",\"model\":\"ovni\",\"fields\":{\"cpu\":66051,\"tid\":67438087,\"tag\":\"579005069656919567\"}}");
+    OT_DUMP(&r, 3, "{\"t\":\"event\",\"stream\":\"t\",\"clock\":\"2\",\"mcv\":\"VYc\",\"flags\":16,\"size_code\":3,\"jumbo_size\":14,\"payload\":\"0100000074657374747970653100\",\"model\":\"nosv\",\"fields\":{\"typeid\":16777216,\"label\":\"testtype1\"}}");
+    OT_DUMP(&r, 4, "{\"t\":\"event\",\"stream\":\"t\",\"clock\":\"3\",\"mcv\":\"VYd\",\"flags\":16,\"size_code\":3,\"jumbo_size\":0,\"payload\":\"\",\"model\":\"nosv\"}");
     OT_DUMP(&r, 5, "{\"t\":\"event\",\"stream\":\"t\",\"clock\":\"4\",\"mcv\":\"XFf\",\"flags\":80,\"size_code\":3,\"jumbo_size\":2,\"payload\":\"6162\"}");
-    OT_DUMP(&r, 6, "{\"t\":\"event\",\"stream\":\"t\",\"clock\":\"5\",\"mcv\":\"OHe\",\"flags\":0,\"size_code\":0,\"payload\":\"\"}");
+    OT_DUMP(&r, 6, "{\"t\":\"event\",\"stream\":\"t\",\"clock\":\"5\",\"mcv\":\"OHe\",\"flags\":0,\"size_code\":0,\"payload\":\"\",\"model\":\"ovni\"}");
     CU_ASSERT_EQUAL(ot_dump_lines(&r), 7);
     free(json);
     ob_free(&o);

@@ -473,9 +473,10 @@ static void test_require_version(void)
         if (cases[i].compatible) {
             CHECK(r.n == 0, "%s:%s", member, ot_describe(&r));
         } else {
-            char needle[160];
-            snprintf(needle, sizeof needle, "ovni.require.ovni is \"%s\", but ovni's model is "
-                     "1.1.0 here: a compatible version has major 1 and minor 1 or lower",
+            char needle[256];
+            snprintf(needle, sizeof needle, "ovni.require.ovni is \"%s\", but the ovni model is "
+                     "1.1.0 here: a compatible version has major 1 and minor 1 or lower; the "
+                     "events of the ovni model in this stream are not judged",
                      cases[i].version);
             one(&r, "OVNI-REQUIRE-VERSION", needle, "$.ovni.require.ovni", member);
         }
@@ -485,11 +486,50 @@ static void test_require_version(void)
         free(json);
         tc_ovni_meta_free(&m);
     }
-    /* The versions of the other models are not known: any is taken. */
-    char *json = thread_with("\"require\": {\"ovni\": \"1.1.0\", \"nosv\": \"1.0.0\", "
-                             "\"kernel\": \"99.0.0\"}");
+    /* Ruling 15: every model of ovniemu 1.14.0 is checked at that
+     * emulator's version, as ovni's own is. */
+    static const struct {
+        const char *name, *good, *bad, *needle;
+        char letter;
+    } others[] = {
+        {"nosv", "2.7.0", "1.0.0", "ovni.require.nosv is \"1.0.0\", but the nosv model is 2.7.0 "
+         "here: a compatible version has major 2 and minor 7 or lower; the events of the nosv "
+         "model in this stream are not judged", 'V'},
+        {"nosv", "2.0.9", "2.8.0", "ovni.require.nosv is \"2.8.0\", but the nosv model is 2.7.0", 'V'},
+        {"nanos6", "1.1.0", "1.2.0", "ovni.require.nanos6 is \"1.2.0\", but the nanos6 model is 1.1.0 "
+         "here: a compatible version has major 1 and minor 1 or lower", '6'},
+        {"nodes", "1.0.5", "1.1.0", "ovni.require.nodes is \"1.1.0\", but the nodes model is 1.0.0 "
+         "here: a compatible version has major 1 and minor 0 or lower", 'D'},
+        {"tampi", "1.0.0", "0.1.0", "ovni.require.tampi is \"0.1.0\", but the tampi model is 1.0.0", 'T'},
+        {"mpi", "1.0.0", "2.0.0", "ovni.require.mpi is \"2.0.0\", but the mpi model is 1.0.0", 'M'},
+        {"openmp", "1.2.1", "1.3.0", "ovni.require.openmp is \"1.3.0\", but the openmp model is 1.2.1 "
+         "here: a compatible version has major 1 and minor 2 or lower", 'P'},
+        {"kernel", "1.0.0", "99.0.0", "ovni.require.kernel is \"99.0.0\", but the kernel model is "
+         "1.0.0 here: a compatible version has major 1 and minor 0 or lower; the events of the "
+         "kernel model in this stream are not judged", 'K'},
+    };
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
+        for (int bad = 0; bad <= 1; bad++) {
+            char member[256], path[64];
+            snprintf(member, sizeof member, "\"require\": {\"ovni\": \"1.1.0\", \"%s\": \"%s\"}",
+                     others[i].name, bad ? others[i].bad : others[i].good);
+            snprintf(path, sizeof path, "$.ovni.require.%s", others[i].name);
+            char *json = thread_with(member);
+            meta(json, &r, &m);
+            if (bad)
+                one(&r, "OVNI-REQUIRE-VERSION", others[i].needle, path, member);
+            else
+                CHECK(r.n == 0, "%s:%s", member, ot_describe(&r));
+            unsigned char l = (unsigned char)others[i].letter;
+            CHECK(m.models.letters[l] && m.models.incompatible[l] == bad && !m.models.incompatible['O'],
+                  "%s: letter %c incompatible %d", member, others[i].letter, m.models.incompatible[l]);
+            free(json);
+            tc_ovni_meta_free(&m);
+        }
+    /* Models tracecheck does not know: any version is taken. */
+    char *json = thread_with("\"require\": {\"ovni\": \"1.1.0\", \"futuremodel\": \"99.0.0\"}");
     meta(json, &r, &m);
-    CHECK(r.n == 0, "other models' versions:%s", ot_describe(&r));
+    CHECK(r.n == 0 && m.models.unknown_required, "unknown model's version:%s", ot_describe(&r));
     free(json);
     tc_ovni_meta_free(&m);
     /* A version that is no version: OVNI-META-REQUIRE alone (compatibility
@@ -561,23 +601,38 @@ static void test_require(void)
         free(json);
         tc_ovni_meta_free(&m);
     }
-    /* Good versions; models tracecheck does not know are allowed. */
-    char *json = thread_with("\"require\": {\"ovni\": \"1.1.0\", \"nanos6\": \"2147483647.0.10\", "
-                             "\"kernel\": \"0.0.0\", \"openmp\": \"01.2.3\", \"futuremodel\": \"9.9.9\"}");
+    /* Good versions (in form, and compatible with the models' own, ruling
+     * 15); models tracecheck does not know are allowed at any version. */
+    char *json = thread_with("\"require\": {\"ovni\": \"1.1.0\", \"nanos6\": \"1.0.2147483647\", "
+                             "\"kernel\": \"1.0.0\", \"openmp\": \"01.2.3\", \"futuremodel\": \"2147483647.0.0\"}");
     meta(json, &r, &m);
     CHECK(r.n == 0, "good require:%s", ot_describe(&r));
     CU_ASSERT(m.models.known && m.models.letters['O'] && m.models.letters['6'] &&
               m.models.letters['K'] && m.models.letters['P'] && !m.models.letters['V'] &&
               m.models.unknown_required);
     CU_ASSERT_STRING_EQUAL(m.models.names, "ovni, nanos6, kernel, openmp, futuremodel");
-    CU_ASSERT(!m.models.incompatible['O']);
+    CU_ASSERT(!m.models.incompatible['O'] && !m.models.incompatible['6'] &&
+              !m.models.incompatible['K'] && !m.models.incompatible['P']);
     free(json);
     tc_ovni_meta_free(&m);
-    /* 63 characters: the longest version libovni reads. */
-    json = thread_with("\"require\": {\"nosv\": "
-                       "\"000000000000000000000000000001.000000000000000000000000000002.0\"}");
+    /* The same forms of known models' versions that ovniemu 1.14.0's do not
+     * provide: well formed, and incompatible (rulings 15 and 16). */
+    json = thread_with("\"require\": {\"ovni\": \"1.1.0\", \"nanos6\": \"2147483647.0.10\", "
+                       "\"kernel\": \"0.0.0\"}");
     meta(json, &r, &m);
-    CHECK(r.n == 0, "63 characters:%s", ot_describe(&r));
+    OT_RULES(&r, "OVNI-REQUIRE-VERSION OVNI-REQUIRE-VERSION");
+    OT_MSG(&r, "OVNI-REQUIRE-VERSION", "ovni.require.nanos6 is \"2147483647.0.10\", but the nanos6 "
+           "model is 1.1.0 here");
+    OT_MSG(&r, "OVNI-REQUIRE-VERSION", "ovni.require.kernel is \"0.0.0\", but the kernel model is "
+           "1.0.0 here");
+    CU_ASSERT(m.models.incompatible['6'] && m.models.incompatible['K'] && !m.models.incompatible['O']);
+    free(json);
+    tc_ovni_meta_free(&m);
+    /* 63 characters: the longest version libovni reads (2.7.0). */
+    json = thread_with("\"require\": {\"nosv\": "
+                       "\"000000000000000000000000000002.000000000000000000000000000007.0\"}");
+    meta(json, &r, &m);
+    CHECK(r.n == 0 && !m.models.incompatible['V'], "63 characters:%s", ot_describe(&r));
     free(json);
     tc_ovni_meta_free(&m);
     /* Empty: valid (ovni's own model is always enabled). */
@@ -757,7 +812,7 @@ static const tu_test tests[] = {
     {"loom", test_loom},
     {"rank and nranks", test_rank},
     {"require", test_require},
-    {"require: the version of ovni's model (ruling 9)", test_require_version},
+    {"require: the versions of known models (rulings 9, 15)", test_require_version},
     {"loom_cpus forms", test_loom_cpus},
     {"unknown keys", test_unknown_keys},
     {"a lone stream.json", test_lone_file},

@@ -67,13 +67,18 @@ static char *meta_require(const char *part, const char *require)
 
 /* ---- payloads ---- */
 
+/* Each event's payload size and layout in words (spec/ovni/models.def);
+ * OCn is an old event, whose payload is not checked (ruling 17). */
 static const struct {
     const char *mcv;
     size_t payload;
+    const char *layout;
 } ovni_events[] = {
-    {"OHx", 16}, {"OHC", 12}, {"OHe", 0}, {"OHp", 0}, {"OHr", 0}, {"OHc", 0},
-    {"OHw", 0},  {"OAs", 4},  {"OAr", 8}, {"OCn", 4}, {"OB.", 0}, {"OF[", 0},
-    {"OF]", 0},  {"OU[", 0},  {"OU]", 0}, {"OM[", 12}, {"OM]", 12}, {"OM=", 12},
+    {"OHx", 16, "i32 cpu, i32 tid, u64 tag"}, {"OHC", 12, "i32 cpu, u64 tag"}, {"OHe", 0, ""},
+    {"OHp", 0, ""}, {"OHr", 0, ""}, {"OHc", 0, ""}, {"OHw", 0, ""}, {"OAs", 4, "i32 cpu"},
+    {"OAr", 8, "i32 cpu, i32 tid"}, {"OCn", 4, "i32 cpu"}, {"OB.", 0, ""}, {"OF[", 0, ""},
+    {"OF]", 0, ""}, {"OU[", 0, ""}, {"OU]", 0, ""}, {"OM[", 12, "i64 value, i32 type"},
+    {"OM]", 12, "i64 value, i32 type"}, {"OM=", 12, "i64 value, i32 type"},
 };
 #define N_OVNI_EVENTS (sizeof ovni_events / sizeof ovni_events[0])
 
@@ -90,37 +95,58 @@ static void test_payload_sizes(void)
                 ob_init(&o, be);
                 ob_event(&o, ovni_events[i].mcv, 1, NULL, sizes[k]);
                 run(json, &o, &r);
+                /* Ruling 17: OCn is a warning whatever its payload, which
+                 * is not checked. */
+                if (!strcmp(ovni_events[i].mcv, "OCn")) {
+                    OT_RULES(&r, "OVNI-MODEL-OLD-EVENT");
+                    OT_MSG(&r, "OVNI-MODEL-OLD-EVENT", "event OCn is an old event of the ovni "
+                           "model, which the emulator ignores; its payload is not checked");
+                    OT_AT(&r, "OVNI-MODEL-OLD-EVENT", 8);
+                    CU_ASSERT(r.n == 1 && r.d[0].severity == TC_WARNING);
+                    ob_free(&o);
+                    continue;
+                }
                 int wrong = sizes[k] != ovni_events[i].payload;
-                CHECK(ot_count(&r, "OVNI-MODEL-PAYLOAD") == (size_t)wrong,
+                CHECK(ot_count(&r, "OVNI-MODEL-PAYLOAD") == (size_t)wrong && r.n == (size_t)wrong,
                       "%s with %zu bytes:%s", ovni_events[i].mcv, sizes[k], ot_describe(&r));
                 if (wrong) {
-                    char needle[96];
-                    if (sizes[k])
+                    char needle[128];
+                    if (!sizes[k])
                         snprintf(needle, sizeof needle,
-                                 "%s carries a %zu-byte payload; ovni's model declares %zu bytes",
-                                 ovni_events[i].mcv, sizes[k], ovni_events[i].payload);
+                                 "%s carries no payload; its layout is %s (%zu bytes)",
+                                 ovni_events[i].mcv, ovni_events[i].layout, ovni_events[i].payload);
+                    else if (!ovni_events[i].payload)
+                        snprintf(needle, sizeof needle, "%s carries a %zu-byte payload; it has none",
+                                 ovni_events[i].mcv, sizes[k]);
                     else
                         snprintf(needle, sizeof needle,
-                                 "%s carries no payload; ovni's model declares %zu bytes",
-                                 ovni_events[i].mcv, ovni_events[i].payload);
+                                 "%s carries a %zu-byte payload; its layout is %s (%zu bytes)",
+                                 ovni_events[i].mcv, sizes[k], ovni_events[i].layout,
+                                 ovni_events[i].payload);
                     OT_MSG(&r, "OVNI-MODEL-PAYLOAD", needle);
                     OT_AT(&r, "OVNI-MODEL-PAYLOAD", 8);
                 }
                 ob_free(&o);
             }
-    /* A jumbo ovni event is never right, even with the declared size. */
+    /* A jumbo ovni event is never right, even with the declared size (OCn:
+     * an old event all the same). */
     for (size_t i = 0; i < N_OVNI_EVENTS; i++) {
         ob o;
         ob_init(&o, 0);
         static const uint8_t zeros[16];
         ob_jumbo(&o, ovni_events[i].mcv, 1, zeros, (uint32_t)ovni_events[i].payload);
         run(json, &o, &r);
-        CHECK(ot_count(&r, "OVNI-MODEL-PAYLOAD") == 1, "jumbo %s:%s", ovni_events[i].mcv,
-              ot_describe(&r));
-        char needle[96];
-        snprintf(needle, sizeof needle, "%s carries a jumbo payload of %zu bytes; ovni's model "
-                 "declares %zu bytes, in a normal event", ovni_events[i].mcv,
-                 ovni_events[i].payload, ovni_events[i].payload);
+        if (!strcmp(ovni_events[i].mcv, "OCn")) {
+            OT_RULES(&r, "OVNI-MODEL-OLD-EVENT");
+            ob_free(&o);
+            continue;
+        }
+        CHECK(ot_count(&r, "OVNI-MODEL-PAYLOAD") == 1 && r.n == 1, "jumbo %s:%s",
+              ovni_events[i].mcv, ot_describe(&r));
+        char needle[128];
+        snprintf(needle, sizeof needle, "%s is a jumbo event of %zu bytes; its layout is %s, in a "
+                 "normal event", ovni_events[i].mcv, ovni_events[i].payload,
+                 ovni_events[i].payload ? ovni_events[i].layout : "no payload");
         OT_MSG(&r, "OVNI-MODEL-PAYLOAD", needle);
         ob_free(&o);
     }
@@ -133,18 +159,28 @@ static void test_payload_sizes(void)
     ob_event(&b, "OB.", 2, fill, 16);
     run(json, &b, &r);
     OT_RULES(&r, "OVNI-MODEL-PAYLOAD OVNI-MODEL-PAYLOAD");
-    OT_MSG(&r, "OVNI-MODEL-PAYLOAD", "OB. carries a jumbo payload of 16 bytes; ovni's model "
-                                     "declares 0 bytes");
-    OT_MSG(&r, "OVNI-MODEL-PAYLOAD", "OB. carries a 16-byte payload; ovni's model declares 0 bytes");
+    OT_MSG(&r, "OVNI-MODEL-PAYLOAD", "OB. is a jumbo event of 16 bytes; its layout is no payload, "
+                                     "in a normal event");
+    OT_MSG(&r, "OVNI-MODEL-PAYLOAD", "OB. carries a 16-byte payload; it has none");
     ob_free(&b);
-    /* Payloads of other models are theirs to judge. */
+    /* Ruling 15: the payloads of other models are judged too, when the
+     * stream requires the model at a version tracecheck knows; at another
+     * version they are not (ruling 9). */
     ob o;
     ob_init(&o, 0);
     ob_event(&o, "VTx", 1, NULL, 16);
     ob_jumbo(&o, "VYc", 2, "x", 1);
-    char *nosv = meta_require("process", "{\"ovni\": \"1.0.0\", \"nosv\": \"1.0.0\"}");
+    char *nosv = meta_require("process", "{\"ovni\": \"1.0.0\", \"nosv\": \"2.7.0\"}");
     run(nosv, &o, &r);
-    CHECK(r.n == 0, "nosv payloads:%s", ot_describe(&r));
+    OT_RULES(&r, "OVNI-MODEL-PAYLOAD OVNI-MODEL-PAYLOAD");
+    OT_MSG(&r, "OVNI-MODEL-PAYLOAD", "VTx carries a 16-byte payload; its layout is u32 taskid, "
+                                     "u32 bodyid (8 bytes)");
+    OT_MSG(&r, "OVNI-MODEL-PAYLOAD", "VYc carries 1 bytes of jumbo data; its layout is u32 "
+                                     "typeid, str label (at least 4 bytes)");
+    free(nosv);
+    nosv = meta_require("process", "{\"ovni\": \"1.0.0\", \"nosv\": \"1.0.0\"}");
+    run(nosv, &o, &r);
+    CHECK(r.n == 0, "nosv payloads at another version:%s", ot_describe(&r));
     free(nosv);
     ob_free(&o);
     free(json);
@@ -163,8 +199,9 @@ static void test_unknown_events(void)
         ob_event(&o, unknown[i], 1, NULL, 0);
         run(json, &o, &r);
         OT_RULES(&r, "OVNI-MODEL-UNKNOWN-EVENT");
-        char needle[64];
-        snprintf(needle, sizeof needle, "event %s is not one of ovni's own events", unknown[i]);
+        char needle[96];
+        snprintf(needle, sizeof needle, "event %s is not one of the ovni model's events (ovni 1.1.0)",
+                 unknown[i]);
         OT_MSG(&r, "OVNI-MODEL-UNKNOWN-EVENT", needle);
         CU_ASSERT(r.n == 1 && r.d[0].severity == TC_WARNING);
         ob_free(&o);
@@ -175,8 +212,7 @@ static void test_unknown_events(void)
     for (size_t i = 0; i < N_OVNI_EVENTS; i++)
         ob_event(&o, ovni_events[i].mcv, 1, NULL, ovni_events[i].payload);
     run(json, &o, &r);
-    CHECK(ot_count(&r, "OVNI-MODEL-UNKNOWN-EVENT") == 0 && ot_count(&r, "OVNI-MODEL-PAYLOAD") == 0,
-          "defined events:%s", ot_describe(&r));
+    OT_RULES(&r, "OVNI-MODEL-OLD-EVENT"); /* OCn (ruling 17) */
     ob_free(&o);
     free(json);
     ot_free(&r);
@@ -226,38 +262,54 @@ static void test_required_models(void)
     static const struct {
         const char *name;
         char letter;
-    } models[] = {{"nanos6", '6'}, {"nosv", 'V'}, {"kernel", 'K'}, {"openmp", 'P'},
-                  {"tampi", 'T'},  {"mpi", 'M'},  {"nodes", 'D'}};
+        const char *version; /* ovniemu 1.14.0's (ruling 15) */
+    } models[] = {{"nanos6", '6', "1.1.0"}, {"nosv", 'V', "2.7.0"}, {"kernel", 'K', "1.0.0"},
+                  {"openmp", 'P', "1.2.1"}, {"tampi", 'T', "1.0.0"}, {"mpi", 'M', "1.0.0"},
+                  {"nodes", 'D', "1.0.0"}};
     const size_t n = sizeof models / sizeof models[0];
     ot_result r = {0};
-    /* Requiring one model allows its letter and no other known one. */
-    for (size_t req = 0; req < n; req++) {
-        char require[128];
-        snprintf(require, sizeof require, "{\"ovni\": \"1.0.0\", \"%s\": \"2.0.0\"}", models[req].name);
-        char *json = meta_require("process", require);
-        for (size_t ev = 0; ev < n; ev++) {
-            ob o;
-            ob_init(&o, 0);
-            char mcv[4] = {models[ev].letter, 'x', 'y', 0};
-            ob_event(&o, "OB.", 1, NULL, 0); /* ovni's own: always allowed */
-            ob_event(&o, mcv, 2, NULL, 0);
-            run(json, &o, &r);
-            if (ev == req) {
-                CHECK(r.n == 0, "%s required, %s:%s", models[req].name, mcv, ot_describe(&r));
-            } else {
-                OT_RULES(&r, "OVNI-MODEL-NOT-REQUIRED");
-                char needle[160];
-                snprintf(needle, sizeof needle,
-                         "event %s is of model '%c', which the stream does not require (it "
-                         "requires ovni, %s)",
-                         mcv, models[ev].letter, models[req].name);
-                OT_MSG(&r, "OVNI-MODEL-NOT-REQUIRED", needle);
-                OT_AT(&r, "OVNI-MODEL-NOT-REQUIRED", 20);
+    /* Requiring one model allows its letter and no other known one. At its
+     * own version its events are judged (?xy is none of them: a warning);
+     * at a version tracecheck does not know they are not (rulings 9, 15). */
+    for (size_t req = 0; req < n; req++)
+        for (int known = 0; known <= 1; known++) {
+            char require[128];
+            snprintf(require, sizeof require, "{\"ovni\": \"1.0.0\", \"%s\": \"%s\"}",
+                     models[req].name, known ? models[req].version : "99.0.0");
+            char *json = meta_require("process", require);
+            for (size_t ev = 0; ev < n; ev++) {
+                ob o;
+                ob_init(&o, 0);
+                char mcv[4] = {models[ev].letter, 'x', 'y', 0};
+                ob_event(&o, "OB.", 1, NULL, 0); /* ovni's own: always allowed */
+                ob_event(&o, mcv, 2, NULL, 0);
+                run(json, &o, &r);
+                if (ev == req && known) {
+                    OT_RULES(&r, "OVNI-MODEL-UNKNOWN-EVENT");
+                    char needle[160];
+                    snprintf(needle, sizeof needle,
+                             "event %s is not one of the %s model's events (%s %s)", mcv,
+                             models[req].name, models[req].name, models[req].version);
+                    OT_MSG(&r, "OVNI-MODEL-UNKNOWN-EVENT", needle);
+                    OT_AT(&r, "OVNI-MODEL-UNKNOWN-EVENT", 20);
+                    CU_ASSERT(r.n == 1 && r.d[0].severity == TC_WARNING);
+                } else if (ev == req) {
+                    CHECK(r.n == 0, "%s required at 99.0.0, %s:%s", models[req].name, mcv,
+                          ot_describe(&r));
+                } else {
+                    OT_RULES(&r, "OVNI-MODEL-NOT-REQUIRED");
+                    char needle[160];
+                    snprintf(needle, sizeof needle,
+                             "event %s is of model '%c', which the stream does not require (it "
+                             "requires ovni, %s)",
+                             mcv, models[ev].letter, models[req].name);
+                    OT_MSG(&r, "OVNI-MODEL-NOT-REQUIRED", needle);
+                    OT_AT(&r, "OVNI-MODEL-NOT-REQUIRED", 20);
+                }
+                ob_free(&o);
             }
-            ob_free(&o);
+            free(json);
         }
-        free(json);
-    }
     /* Letters of no known model: an error when only known models are
      * required, not judged when the stream requires a model tracecheck does
      * not know (its letter may be that one). Known letters are judged
@@ -273,7 +325,9 @@ static void test_required_models(void)
         {"{\"ovni\": \"1.0.0\", \"foo\": \"1.0.0\"}", "vab", "", NULL},
         {"{\"ovni\": \"1.0.0\", \"foo\": \"1.0.0\"}", "Vab", "OVNI-MODEL-NOT-REQUIRED", "(it requires ovni, foo)"},
         {"{\"foo\": \"1.0.0\", \"nosv\": \"1.0.0\"}", "Vab", "", NULL},
-        {"{\"nosv\": \"x\"}", "Vab", "", NULL}, /* a bad version still names the model */
+        /* A bad version still names the model, and does not say it is
+         * incompatible (OVNI-META-REQUIRE alone): its events are judged. */
+        {"{\"nosv\": \"x\"}", "Vab", "OVNI-MODEL-UNKNOWN-EVENT", "event Vab is not one of the nosv model's events (nosv 2.7.0)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *json = meta_require("thread", cases[i].require);
@@ -286,7 +340,7 @@ static void test_required_models(void)
         run(json, &o, &r);
         OT_RULES(&r, cases[i].rules);
         if (cases[i].needle)
-            OT_MSG(&r, "OVNI-MODEL-NOT-REQUIRED", cases[i].needle);
+            OT_MSG(&r, cases[i].rules, cases[i].needle);
         ob_free(&o);
         free(json);
     }
@@ -335,9 +389,11 @@ static void test_state_machine(void)
         /* x                        e                            p                            r                            c                            w */
         [NEW] = {{RUN, NULL}, {NEW, "OVNI-THREAD-BEFORE-START"}, {NEW, "OVNI-THREAD-BEFORE-START"}, {NEW, "OVNI-THREAD-BEFORE-START"}, {NEW, "OVNI-THREAD-BEFORE-START"}, {NEW, "OVNI-THREAD-BEFORE-START"}},
         [RUN] = {{RUN, "OVNI-THREAD-RUNNING"}, {DEAD, NULL}, {PAUSED, NULL}, {RUN, "OVNI-THREAD-STATE"}, {COOL, NULL}, {RUN, "OVNI-THREAD-STATE"}},
-        [PAUSED] = {{RUN, NULL}, {PAUSED, "OVNI-THREAD-STATE"}, {PAUSED, "OVNI-THREAD-STATE"}, {RUN, NULL}, {PAUSED, "OVNI-THREAD-STATE"}, {WARM, NULL}},
-        [COOL] = {{RUN, NULL}, {DEAD, NULL}, {PAUSED, NULL}, {COOL, "OVNI-THREAD-STATE"}, {COOL, "OVNI-THREAD-STATE"}, {COOL, "OVNI-THREAD-STATE"}},
-        [WARM] = {{RUN, NULL}, {WARM, "OVNI-THREAD-STATE"}, {WARM, "OVNI-THREAD-STATE"}, {RUN, NULL}, {WARM, "OVNI-THREAD-STATE"}, {WARM, "OVNI-THREAD-STATE"}},
+        /* OHx only once: a paused, cooling or warming thread has a CPU
+         * already (ovniemu's thread_set_cpu; rule OVNI-THREAD-STATE). */
+        [PAUSED] = {{PAUSED, "OVNI-THREAD-STATE"}, {PAUSED, "OVNI-THREAD-STATE"}, {PAUSED, "OVNI-THREAD-STATE"}, {RUN, NULL}, {PAUSED, "OVNI-THREAD-STATE"}, {WARM, NULL}},
+        [COOL] = {{COOL, "OVNI-THREAD-STATE"}, {DEAD, NULL}, {PAUSED, NULL}, {COOL, "OVNI-THREAD-STATE"}, {COOL, "OVNI-THREAD-STATE"}, {COOL, "OVNI-THREAD-STATE"}},
+        [WARM] = {{WARM, "OVNI-THREAD-STATE"}, {WARM, "OVNI-THREAD-STATE"}, {WARM, "OVNI-THREAD-STATE"}, {RUN, NULL}, {WARM, "OVNI-THREAD-STATE"}, {WARM, "OVNI-THREAD-STATE"}},
         [DEAD] = {{DEAD, "OVNI-THREAD-AFTER-END"}, {DEAD, "OVNI-THREAD-AFTER-END"}, {DEAD, "OVNI-THREAD-AFTER-END"}, {DEAD, "OVNI-THREAD-AFTER-END"}, {DEAD, "OVNI-THREAD-AFTER-END"}, {DEAD, "OVNI-THREAD-AFTER-END"}},
     };
     char *json = meta_require("thread", "{\"ovni\": \"1.0.0\"}");
@@ -374,6 +430,8 @@ static void test_state_machine(void)
                     snprintf(needle, sizeof needle, "OH%c while the thread is %s", events[e],
                              state_name[from]);
                     OT_MSG(&r, rule, needle);
+                    if (events[e] == 'x')
+                        OT_MSG(&r, rule, "it has a CPU already (ovniemu's thread_set_cpu)");
                 }
                 /* The state after it: named by the no-end warning. */
                 const ot_diag *end = ot_find(&r, "OVNI-THREAD-NO-END", NULL);
@@ -472,9 +530,13 @@ static void test_thread_life(void)
 
 /* ---- flush and unsorted regions ---- */
 
+/* Ruling 8 pairs the markers of every stream, whatever its part: a thread's
+ * stream (none of these events is a thread event, so no thread life gets
+ * in the way) and a process's alike. The process streams fail at the
+ * commit that added them: tc_ovni_model_local returns before the regions
+ * of a stream that is not a thread's (a parser bug, kept for its fix). */
 static void test_regions(void)
 {
-    char *json = meta_require("process", "{\"ovni\": \"1.0.0\"}");
     static const struct {
         const char *events; /* F = OF[, f = OF], U = OU[, u = OU], . = OB. */
         const char *rules;
@@ -499,24 +561,33 @@ static void test_regions(void)
         {"FFF", "OVNI-FLUSH-BALANCE OVNI-FLUSH-BALANCE OVNI-FLUSH-BALANCE", NULL, 1},
     };
     ot_result r = {0};
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        ob o;
-        ob_init(&o, 0);
-        uint64_t clock = 1;
-        for (const char *p = cases[i].events; *p; p++) {
-            const char *mcv = *p == 'F' ? "OF[" : *p == 'f' ? "OF]" : *p == 'U' ? "OU[" : *p == 'u' ? "OU]" : "OB.";
-            ob_event(&o, mcv, clock++, NULL, 0);
+    static const char *const parts[] = {"thread", "process"};
+    for (size_t p = 0; p < 2; p++) {
+        char *json = meta_require(parts[p], "{\"ovni\": \"1.0.0\"}");
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            ob o;
+            ob_init(&o, 0);
+            uint64_t clock = 1;
+            for (const char *e = cases[i].events; *e; e++) {
+                const char *mcv = *e == 'F' ? "OF[" : *e == 'f' ? "OF]" : *e == 'U' ? "OU[" : *e == 'u' ? "OU]" : "OB.";
+                ob_event(&o, mcv, clock++, NULL, 0);
+            }
+            run(json, &o, &r);
+            size_t want = 0;
+            for (const char *w = cases[i].rules; *w; w++)
+                want += (w == cases[i].rules || w[-1] == ' ') && *w != ' ';
+            CHECK(r.n == want, "%s stream %s: %zu findings, expected %zu:%s", parts[p],
+                  cases[i].events, r.n, want, ot_describe(&r));
+            OT_RULES(&r, cases[i].rules);
+            if (cases[i].needle)
+                OT_MSG(&r, r.n ? r.d[0].rule->id : "none", cases[i].needle);
+            if (r.n)
+                CHECK(r.d[0].offset == 8 + 12 * cases[i].at, "%s stream %s: first finding at %llu, expected event %llu",
+                      parts[p], cases[i].events, (unsigned long long)r.d[0].offset, (unsigned long long)cases[i].at);
+            ob_free(&o);
         }
-        run(json, &o, &r);
-        OT_RULES(&r, cases[i].rules);
-        if (cases[i].needle)
-            OT_MSG(&r, r.n ? r.d[0].rule->id : "none", cases[i].needle);
-        if (r.n)
-            CHECK(r.d[0].offset == 8 + 12 * cases[i].at, "%s: first finding at %llu, expected event %llu",
-                  cases[i].events, (unsigned long long)r.d[0].offset, (unsigned long long)cases[i].at);
-        ob_free(&o);
+        free(json);
     }
-    free(json);
     ot_free(&r);
 }
 

@@ -18,29 +18,34 @@ static const ot_opts OVNI = {.format = TC_FORMAT_OVNI, .dump = 1};
 
 static int check(const ob *o, ot_result *r) { return ot_check_memory(o->b.p, o->b.len, &OVNI, r); }
 
+/* An event line; tail is what dump version 2 adds for the events of a
+ * known model (",\"model\":...,\"fields\":{...}"), "" for other letters. */
 static void expect_event_line(const ot_result *r, size_t line, uint64_t clock, const char *mcv,
                               unsigned flags, unsigned size_code, long jumbo_size, const char *hex,
-                              const char *file, unsigned at)
+                              const char *tail, const char *file, unsigned at)
 {
-    size_t size = strlen(hex) + 512;
+    size_t size = strlen(hex) + strlen(tail) + 512;
     char *want = malloc(size);
     if (!want)
         abort();
     if (jumbo_size >= 0)
         snprintf(want, size,
                  "{\"t\":\"event\",\"stream\":\".\",\"clock\":\"%" PRIu64 "\",\"mcv\":\"%s\","
-                 "\"flags\":%u,\"size_code\":%u,\"jumbo_size\":%ld,\"payload\":\"%s\"}",
-                 clock, mcv, flags, size_code, jumbo_size, hex);
+                 "\"flags\":%u,\"size_code\":%u,\"jumbo_size\":%ld,\"payload\":\"%s\"%s}",
+                 clock, mcv, flags, size_code, jumbo_size, hex, tail);
     else
         snprintf(want, size,
                  "{\"t\":\"event\",\"stream\":\".\",\"clock\":\"%" PRIu64 "\",\"mcv\":\"%s\","
-                 "\"flags\":%u,\"size_code\":%u,\"payload\":\"%s\"}",
-                 clock, mcv, flags, size_code, hex);
+                 "\"flags\":%u,\"size_code\":%u,\"payload\":\"%s\"%s}",
+                 clock, mcv, flags, size_code, hex, tail);
     ot_assert_dump_line(r, line, want, file, at);
     free(want);
 }
 #define EVENT_LINE(r, line, clock, mcv, flags, code, jsize, hex) \
-    expect_event_line((r), (line), (clock), (mcv), (flags), (code), (jsize), (hex), __FILE__, __LINE__)
+    expect_event_line((r), (line), (clock), (mcv), (flags), (code), (jsize), (hex), "", __FILE__, __LINE__)
+#define MODEL_LINE(r, line, clock, mcv, flags, code, jsize, hex, tail) \
+    expect_event_line((r), (line), (clock), (mcv), (flags), (code), (jsize), (hex), (tail), __FILE__, \
+                      __LINE__)
 
 static const char HEADER_LINE[] = "{\"t\":\"header\",\"format\":\"ovni\",\"dump_version\":2}";
 static const char STREAM_LE[] = "{\"t\":\"stream\",\"path\":\".\",\"byte_order\":\"little\"}";
@@ -187,14 +192,19 @@ static void test_spec_examples(void)
     CU_ASSERT_EQUAL(ot_dump_lines(&r), 10);
     OT_DUMP(&r, 0, HEADER_LINE);
     OT_DUMP(&r, 1, STREAM_LE);
-    EVENT_LINE(&r, 2, 0xb0b55c2eba08ull, "OHx", 0, 15, -1, "00000000ffffffff0000000000000000");
-    EVENT_LINE(&r, 3, 0xb0b55c2ec23cull, "VYc", 16, 3, 14, "0100000074657374747970653100");
-    EVENT_LINE(&r, 4, 0xb0b55c2ecc43ull, "VTc", 0, 7, -1, "0100000001000000");
-    EVENT_LINE(&r, 5, 0xb0b55c2ecd03ull, "VTx", 0, 3, -1, "01000000");
-    EVENT_LINE(&r, 6, 0xb0b55c377d2bull, "VTp", 0, 3, -1, "01000000");
-    EVENT_LINE(&r, 7, 0xb0b55c404dc3ull, "VTr", 0, 3, -1, "01000000");
-    EVENT_LINE(&r, 8, 0xb0b55c493603ull, "VTe", 0, 3, -1, "01000000");
-    EVENT_LINE(&r, 9, 0xb0b55c4936f5ull, "OHe", 0, 0, -1, "");
+    MODEL_LINE(&r, 2, 0xb0b55c2eba08ull, "OHx", 0, 15, -1, "00000000ffffffff0000000000000000",
+               ",\"model\":\"ovni\",\"fields\":{\"cpu\":0,\"tid\":-1,\"tag\":\"0\"}");
+    MODEL_LINE(&r, 3, 0xb0b55c2ec23cull, "VYc", 16, 3, 14, "0100000074657374747970653100",
+               ",\"model\":\"nosv\",\"fields\":{\"typeid\":1,\"label\":\"testtype1\"}");
+    MODEL_LINE(&r, 4, 0xb0b55c2ecc43ull, "VTc", 0, 7, -1, "0100000001000000",
+               ",\"model\":\"nosv\",\"fields\":{\"taskid\":1,\"typeid\":1}");
+    /* The specification's VTx...VTe carry a task id alone (4 bytes); nosv
+     * 2.7.0 lays them out as u32 taskid, u32 bodyid: a model, no fields. */
+    MODEL_LINE(&r, 5, 0xb0b55c2ecd03ull, "VTx", 0, 3, -1, "01000000", ",\"model\":\"nosv\"");
+    MODEL_LINE(&r, 6, 0xb0b55c377d2bull, "VTp", 0, 3, -1, "01000000", ",\"model\":\"nosv\"");
+    MODEL_LINE(&r, 7, 0xb0b55c404dc3ull, "VTr", 0, 3, -1, "01000000", ",\"model\":\"nosv\"");
+    MODEL_LINE(&r, 8, 0xb0b55c493603ull, "VTe", 0, 3, -1, "01000000", ",\"model\":\"nosv\"");
+    MODEL_LINE(&r, 9, 0xb0b55c4936f5ull, "OHe", 0, 0, -1, "", ",\"model\":\"ovni\"");
     /* Without the dump, the same verdict (payloads are then not held). */
     ot_opts plain = {.format = TC_FORMAT_OVNI};
     ot_check_memory(stream, sizeof stream, &plain, &r);
@@ -215,9 +225,11 @@ static void test_spec_examples(void)
     ob_raw(&o, ohe, sizeof ohe);
     check(&o, &r);
     CHECK(r.status == 0 && r.n == 0, "spec events: %s", ot_describe(&r));
-    EVENT_LINE(&r, 2, 0x114395b5b0c158ull, "OHx", 0, 15, -1, "00000000ffffffff0000000000000000");
-    EVENT_LINE(&r, 3, 0x12d0961a4bc1ebull, "VYc", 16, 3, 14, "0100000074657374747970653100");
-    EVENT_LINE(&r, 4, 0x12d0961dcfc501ull, "OHe", 0, 0, -1, "");
+    MODEL_LINE(&r, 2, 0x114395b5b0c158ull, "OHx", 0, 15, -1, "00000000ffffffff0000000000000000",
+               ",\"model\":\"ovni\",\"fields\":{\"cpu\":0,\"tid\":-1,\"tag\":\"0\"}");
+    MODEL_LINE(&r, 3, 0x12d0961a4bc1ebull, "VYc", 16, 3, 14, "0100000074657374747970653100",
+               ",\"model\":\"nosv\",\"fields\":{\"typeid\":1,\"label\":\"testtype1\"}");
+    MODEL_LINE(&r, 4, 0x12d0961dcfc501ull, "OHe", 0, 0, -1, "", ",\"model\":\"ovni\"");
     ob_free(&o);
     ot_free(&r);
 }

@@ -12,14 +12,18 @@
 #include "ot.h"
 #include "suites.h"
 
-/* A thread's stream that is valid on its own: OHx ... OHe. */
+/* A thread's stream that is valid on its own: OHx on CPU 0 ... OHe. Each
+ * one made runs after the last one made has ended, so that the threads of
+ * a loom never share their CPU (OVNI-CPU-SHARED, ruling 13). */
 static void good_obs(ob *o)
 {
+    static uint64_t clock = 10;
     ob_init(o, 0);
     uint8_t pl[16] = {0};
-    ob_event(o, "OHx", 10, pl, 16);
-    ob_event(o, "OB.", 11, NULL, 0);
-    ob_event(o, "OHe", 12, NULL, 0);
+    ob_event(o, "OHx", clock, pl, 16);
+    ob_event(o, "OB.", clock + 1, NULL, 0);
+    ob_event(o, "OHe", clock + 2, NULL, 0);
+    clock += 3;
 }
 
 static const char CPUS1[] = "\"loom_cpus\": [{\"index\": 0, \"phyid\": 0}]";
@@ -378,10 +382,17 @@ static void test_stream_findings_located(void)
     ob_event(&o, "OHe", 6, NULL, 0);
     td_stream(root, "loom.l/proc.1/thread.1", json, &o);
     free(json);
+    /* The same events, once thread 1 has ended (they share CPU 0). */
+    ob o2;
+    ob_init(&o2, 1);
+    ob_event(&o2, "OHx", 15, pl, 16);
+    ob_event(&o2, "VTx", 14, NULL, 0);
+    ob_event(&o2, "OHe", 16, NULL, 0);
     td_stream(root, "loom.l/proc.1/thread.2",
               "{\"version\": 3,\n \"ovni\": {\"part\": \"thread\", \"tid\": 2, \"pid\": 1, \"loom\": \"l\",\n"
               "  \"require\": {\"ovni\": \"1.0\"}, \"finished\": 1}}",
-              &o);
+              &o2);
+    ob_free(&o2);
     ot_result r = {0};
     check_dir(root, &r);
     OT_RULES(&r, "OVNI-CLOCK-DECREASE OVNI-MODEL-NOT-REQUIRED OVNI-META-REQUIRE "

@@ -22,6 +22,7 @@ static void (*const registrations[])(void) = {
     register_json_syntax_suite, register_json_values_suite, register_json_stream_suite,
     register_ovni_stream_suite, register_ovni_meta_suite,  register_ovni_model_suite,
     register_ovni_trace_suite,  register_ovni_dump_suite,  register_ovni_paths_suite,
+    register_ovni_models_suite,
     register_ovni_generator_suite, register_dcfg_checks_suite, register_dcfg_rules_suite,
     register_dcfg_model_suite,
     register_dtrc_seq_suite, register_dtrc_reader_suite, register_dtrc_pairing_suite,
