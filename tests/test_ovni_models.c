@@ -511,19 +511,21 @@ static void test_thread_inactive(void)
         tr_init(&t);
         tstream *s = thr(&t, 2, 1);
         uint64_t at = 0;
+        /* VPr: a thread starts Progressing (the models' connect), so VPp
+         * first would be a repeat. */
         if (bad) {
-            at = e0(s, "VPp", 5);
+            at = e0(s, "VPr", 5);
             ohx(s, 10, 0);
         } else {
             ohx(s, 5, 0);
-            e0(s, "VPp", 10);
+            e0(s, "VPr", 10);
         }
         e0(s, "OHe", 16);
         if (bad)
-            EXPECT(&t, "VPp before OHx", "OVNI-THREAD-INACTIVE", 0, (int64_t)at,
-                   "VPp, of the nosv model, while thread 2 is not started");
+            EXPECT(&t, "VPr before OHx", "OVNI-THREAD-INACTIVE", 0, (int64_t)at,
+                   "VPr, of the nosv model, while thread 2 is not started");
         else
-            VALID(&t, "VPp after OHx");
+            VALID(&t, "VPr after OHx");
         tr_free(&t);
     }
     /* MPI's events need the thread running: cooling is not enough. */
@@ -647,8 +649,8 @@ static void test_states(void)
         tr_init(&t);
         tstream *s = thr(&t, 2, 1);
         ohx(s, 10, 0);
-        uint64_t first = e0(s, "VPp", 11);
-        uint64_t at = e0(s, bad ? "VPp" : "VPr", 12);
+        uint64_t first = e0(s, "VPr", 11);
+        uint64_t at = e0(s, bad ? "VPr" : "VPp", 12);
         e0(s, "VHw", 13);
         e0(s, "VHw", 14);
         e0(s, "VHW", 15);
@@ -656,12 +658,28 @@ static void test_states(void)
         e0(s, "OHe", 17);
         char needle[200];
         snprintf(needle, sizeof needle,
-                 "VPp sets 'progressing' again (set at offset %llu); the thread's nosv progress "
+                 "VPr sets 'resting' again (set at offset %llu); the thread's nosv progress "
                  "state does not repeat a state", (unsigned long long)first);
         if (bad)
-            EXPECT(&t, "VPp twice", "OVNI-STATE-REPEAT", 0, (int64_t)at, needle);
+            EXPECT(&t, "VPr twice", "OVNI-STATE-REPEAT", 0, (int64_t)at, needle);
         else
-            VALID(&t, "VPp VPr; VHw over VHw");
+            VALID(&t, "VPr VPp; VHw over VHw");
+        tr_free(&t);
+    }
+    /* A thread starts Progressing: VPp first sets it again (the models'
+     * connect sets every thread's progress state, ovniemu's chan_set). */
+    for (int bad = 0; bad <= 1; bad++) {
+        trace t;
+        tr_init(&t);
+        tstream *s = thr(&t, 2, 1);
+        ohx(s, 10, 0);
+        uint64_t at = e0(s, bad ? "VPp" : "VPa", 11);
+        e0(s, "OHe", 12);
+        if (bad)
+            EXPECT(&t, "VPp first", "OVNI-STATE-REPEAT", 0, (int64_t)at,
+                   "VPp sets 'progressing' again (the state a thread starts in)");
+        else
+            VALID(&t, "VPa first");
         tr_free(&t);
     }
     for (int bad = 0; bad <= 1; bad++) {
@@ -1221,10 +1239,10 @@ static void test_bodies(void)
         if (!bad)
             e32x2(s, "VTp", 15, 5, 0);
         uint64_t at = e32x2(s, "VTx", 16, 6, 0);
-        if (!bad) {
-            e32x2(s, "VTe", 17, 6, 0);
+        /* Reported, the nested body is taken as run: it ends first. */
+        e32x2(s, "VTe", 17, 6, 0);
+        if (!bad)
             e32x2(s, "VTr", 18, 5, 0);
-        }
         e32x2(s, "VTe", 19, 5, 0);
         e0(s, "OHe", 20);
         if (bad)
@@ -1331,13 +1349,9 @@ static void test_task_lives(void)
         e0(s, "OHe", 24);
         if (bad) {
             EXPECT(&t, "nanos6: an ended task run again", "OVNI-TASK-STATE OVNI-TASK-STATE", 0,
-                   (int64_t)at, "6Tx runs body(id=1,taskid=5) again, but it has ended");
-            char fmt[160];
-            snprintf(fmt, sizeof fmt, "it has ended (offset %llu of %%s) and nanos6 bodies do not "
-                     "run again", (unsigned long long)ended);
-            char *needle = needle_with_path(&t, 0, fmt);
-            OT_MSG(&t.r, "OVNI-TASK-STATE", needle);
-            free(needle);
+                   (int64_t)at, "6Tx runs body(id=1,taskid=5) again, but it has ended and nanos6 "
+                   "bodies do not run again");
+            (void)ended; /* an ended task is an id: where it ended is not kept */
         } else {
             VALID(&t, "nanos6: a task inline over another");
         }

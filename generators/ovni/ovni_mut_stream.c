@@ -512,8 +512,9 @@ static int plan_variant3(ovni_mutation *mu, ovni_plan *pl)
 
 static void flush_unbalanced(ovni_mutation *mu, ovni_emitter *em, ovni_ev *ev)
 {
-    if (mu->variant == 0) { /* a lone OF] */
-        if (!em->first && !em->st->in_flush && ovni_take(mu, is_ohe(ev))) {
+    if (mu->variant == 0) { /* a lone OF] (not between KCO and KCI: OVNI-THREAD-OUT-OF-CPU) */
+        if (!em->first && !em->st->in_flush && !em->st->out_of_cpu &&
+            ovni_take(mu, is_ohe(ev))) {
             emit_plain(em, "OF]", em->last_clock);
             mu->applied = 1;
         }

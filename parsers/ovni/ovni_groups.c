@@ -137,9 +137,10 @@ static int build_world(tc_ovni_group *g, tc_ovni_stream_file *all, int declared,
     return 0;
 }
 
-size_t tc_ovni_groups(tc_ovni_stream_file *streams, size_t n, tc_ovni_group **groups)
+int tc_ovni_groups(tc_ovni_stream_file *streams, size_t n, tc_ovni_group **groups, size_t *count)
 {
     *groups = NULL;
+    *count = 0;
     /* The trace's declarations, merged as the emulator merges them: known
      * when every stream's metadata was read. */
     tc_ovni_meta decl;
@@ -160,7 +161,7 @@ size_t tc_ovni_groups(tc_ovni_stream_file *streams, size_t n, tc_ovni_group **gr
     }
     tc_ovni_group *g = calloc(n ? n : 1, sizeof *g);
     if (!g)
-        return 0;
+        return -1;
     size_t ng = 0;
     int failed = 0;
     for (size_t i = 0; i < n && !failed; i++) {
@@ -176,7 +177,10 @@ size_t tc_ovni_groups(tc_ovni_stream_file *streams, size_t n, tc_ovni_group **gr
             ng++;
             if (thread_meta(s)) {
                 g[k].world.loom = s->meta.loom;
-                loom_cpus(&g[k], streams, n, s->meta.loom);
+                /* A stream whose metadata was not read may hold part of the
+                 * loom's CPU list: then the CPUs are not known. */
+                if (declared)
+                    loom_cpus(&g[k], streams, n, s->meta.loom);
             }
         }
         failed = add_index(&g[k], i) != 0;
@@ -185,10 +189,11 @@ size_t tc_ovni_groups(tc_ovni_stream_file *streams, size_t n, tc_ovni_group **gr
         failed = build_world(&g[k], streams, declared, &decl) != 0;
     if (failed) {
         tc_ovni_groups_free(g, ng);
-        return 0;
+        return -1;
     }
     *groups = g;
-    return ng;
+    *count = ng;
+    return 0;
 }
 
 void tc_ovni_groups_free(tc_ovni_group *groups, size_t n)

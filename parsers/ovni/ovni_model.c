@@ -448,8 +448,19 @@ const tc_ovni_event_info *tc_ovni_model_local(tc_ovni_model *m, const tc_ovni_ev
         else if (!ev->payload && ev->payload_len)
             payload_ok = 0; /* a jumbo payload not held in memory: its fields cannot be read */
     }
-    if (!m->thread)
-        return NULL; /* not a thread: ovniemu reads nothing else of it */
+    if (!m->thread) {
+        /* Not a thread: its thread life and models are not followed, but its
+         * flushes and unsorted regions pair up all the same (ruling 8). */
+        if (payload_ok || e->fixed == 0)
+            switch (e->action) {
+            case TC_OVNI_A_FLUSH_BEGIN:
+            case TC_OVNI_A_FLUSH_END:
+            case TC_OVNI_A_UNSORTED_BEGIN:
+            case TC_OVNI_A_UNSORTED_END: local_action(m, ev, e); break;
+            default: break;
+            }
+        return NULL;
+    }
     if (info->needs == TC_OVNI_NEEDS_OVNI || id == TC_OVNI_M_NOSV) {
         if (m->out_of_cpu && m->state != TC_OVNI_TH_ENDED) {
             char who[48];

@@ -22,9 +22,9 @@ typedef struct tc_ovni_group {
 } tc_ovni_group;
 
 /* The groups of a trace's streams (those with a stream.obs), their worlds
- * from the metadata of every stream. Returns the number of groups (0 with
- * *groups NULL when out of memory and there were streams). */
-size_t tc_ovni_groups(tc_ovni_stream_file *streams, size_t n, tc_ovni_group **groups);
+ * from the metadata of every stream, in *groups (*count of them). Returns
+ * 0, or -1 when out of memory. */
+int tc_ovni_groups(tc_ovni_stream_file *streams, size_t n, tc_ovni_group **groups, size_t *count);
 void tc_ovni_groups_free(tc_ovni_group *groups, size_t n);
 
 /* The keys of a stream's findings (diag_order.h), in the order a stream's

@@ -97,15 +97,26 @@ static void run_on(tc_ovni_model *m, const tc_ovni_event *ev, tc_ovni_model *t)
     tc_ovni_cpu_use *u = use_of(w, t->cpu);
     if (!u || t->twin)
         return;
-    if (u->running && t->cpu != TC_OVNI_CPU_VIRTUAL && u->last && u->last != t) {
-        char cpu[96], who[48], other[48];
+    if (u->running && t->cpu != TC_OVNI_CPU_VIRTUAL) {
+        /* Who runs there: the last to start, unless that is t itself
+         * (then another, found on this error path alone). */
+        const tc_ovni_model *o = u->last;
+        for (size_t i = 0; o == t && i < w->nthreads; i++)
+            if (w->threads[i] != t && w->threads[i]->cpu == t->cpu &&
+                w->threads[i]->state == TC_OVNI_TH_RUNNING && !w->threads[i]->twin)
+                o = w->threads[i];
+        char cpu[96], who[48], other[48], since[200];
+        if (o == u->last)
+            snprintf(since, sizeof since, "since offset %" PRIu64 " of %s", u->last_at,
+                     o->stream ? o->stream : "its stream");
+        else
+            snprintf(since, sizeof since, "stream %s", o->stream ? o->stream : "?");
         tc_ovni_say(m, TC_RULE_OVNI_CPU_SHARED, ev,
-                    "%s: %s runs on %s, where %s runs already (since offset %" PRIu64 " of %s); a "
-                    "physical CPU runs one thread at a time",
+                    "%s: %s runs on %s, where %s runs already (%s); a physical CPU runs one "
+                    "thread at a time",
                     ev->mcv, tc_ovni_thread_name(t, who, sizeof who),
-                    cpu_name(w, t->cpu, cpu, sizeof cpu),
-                    tc_ovni_thread_name(u->last, other, sizeof other), u->last_at,
-                    u->last->stream ? u->last->stream : "its stream");
+                    cpu_name(w, t->cpu, cpu, sizeof cpu), tc_ovni_thread_name(o, other, sizeof other),
+                    since);
     }
     u->running++;
     u->last = t;
@@ -454,9 +465,9 @@ static void body_event(tc_ovni_model *m, const tc_ovni_event *ev, const task_mod
         if (body->state == TC_OVNI_BODY_DEAD) {
             if (!(t->flags & TC_OVNI_TASK_RESURRECT)) {
                 tc_ovni_say(m, TC_RULE_OVNI_TASK_STATE, ev,
-                            "%s runs %s again, but it has ended (offset %" PRIu64 " of %s) and "
-                            "%s bodies do not run again (the emulator's body_execute)",
-                            ev->mcv, NAME(), body->at, since, tc_ovni_model_table[tm->model].name);
+                            "%s runs %s again, but it has ended and %s bodies do not run again "
+                            "(the emulator's body_execute)",
+                            ev->mcv, NAME(), tc_ovni_model_table[tm->model].name);
                 return;
             }
             body->state = TC_OVNI_BODY_CREATED;

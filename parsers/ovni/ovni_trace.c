@@ -557,12 +557,13 @@ static void check_streams(stream_list *l, const char *dir, tc_diag_sink *d, cons
         }
     }
     tc_ovni_group *groups = NULL;
-    size_t ng = tc_ovni_groups(l->items, l->n, &groups);
+    size_t ng = 0;
+    int ok = tc_ovni_groups(l->items, l->n, &groups, &ng) == 0;
     unsigned threads = o->threads ? o->threads : 1;
     if (threads > ng)
         threads = ng ? (unsigned)ng : 1;
     tc_diag_order **orders = calloc(threads, sizeof *orders);
-    int ok = orders && (ng || !l->n);
+    ok = ok && orders;
     for (unsigned w = 0; ok && w < threads; w++)
         ok = (orders[w] = tc_diag_order_new(d)) != NULL;
     if (ok) {
