@@ -19,6 +19,9 @@ static void help(void)
          "      --markdown       the documentation page (docs/rules/FORMAT.md)\n"
          "      --explain ID     everything about one rule\n"
          "      --formats        the formats: name and description, one a line\n"
+         "      --pages          with --format: the format's other generated pages (paths\n"
+         "                       under docs/, one a line)\n"
+         "      --page PATH      with --format: that page (docs/PATH)\n"
          "  -h, --help           this help");
 }
 
@@ -90,12 +93,14 @@ int cmd_rules(int argc, char **argv)
         {"markdown", no_argument, NULL, 'm'},
         {"explain", required_argument, NULL, 'e'},
         {"formats", no_argument, NULL, 'F'},
+        {"pages", no_argument, NULL, 'P'},
+        {"page", required_argument, NULL, 'p'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     tc_format f = TC_FORMAT_AUTO;
     int mode = 't', c;
-    const char *explain = NULL;
+    const char *explain = NULL, *page = NULL;
     optind = 1;
     while ((c = getopt_long(argc, argv, "f:h", longopts, NULL)) != -1) {
         switch (c) {
@@ -107,6 +112,8 @@ int cmd_rules(int argc, char **argv)
         case 'm': mode = 'm'; break;
         case 'e': explain = optarg; break;
         case 'F': mode = 'F'; break;
+        case 'P': mode = 'P'; break;
+        case 'p': mode = 'p'; page = optarg; break;
         case 'h': help(); return 0;
         default: return cli_usage_error("rules", "bad option");
         }
@@ -119,6 +126,23 @@ int cmd_rules(int argc, char **argv)
             return cli_usage_error("rules", "no rule '%s'", explain);
         printf("%s (%s%s)\n  %s\n  source: %s\n\n%s\n", r->id, tc_severity_name(r->severity),
                flags_text(r), r->summary, r->reference, r->explanation);
+        return 0;
+    }
+    if (mode == 'P' || mode == 'p') {
+        if (f == TC_FORMAT_AUTO)
+            return cli_usage_error("rules", "--pages and --page need --format");
+        const tc_format_pages *pg = tc_format_ops_for(f)->pages;
+        for (size_t i = 0; pg && i < pg->count(); i++) {
+            if (mode == 'P') {
+                puts(pg->path(i));
+            } else if (!strcmp(pg->path(i), page)) {
+                pg->write(i, stdout);
+                return 0;
+            }
+        }
+        if (mode == 'p')
+            return cli_usage_error("rules", "the %s format has no page '%s' (--pages lists them)",
+                                   tc_format_ops_for(f)->name, page);
         return 0;
     }
     if (mode == 'F') {

@@ -12,6 +12,7 @@
 #define TC_FORMATS_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "diag.h"
@@ -127,11 +128,22 @@ typedef struct tc_format_ops {
     const tc_format_companion *companion;  /* NULL: checked alone */
     const tc_format_model *model;          /* NULL: no format's companion */
     const struct tc_generator *generator;  /* NULL: no generator */
+    /* More documentation pages generated from the format's own tables
+     * (ovni: a page per model, docs/ovni-models/NAME.md); NULL: none. */
+    const struct tc_format_pages *pages;
     /* Parts of the format that each need a y_, an n_ and an i_ case (the
      * coverage check): a case is about a topic when its name holds _TOPIC_
      * (ovni: the models). NULL-terminated; NULL: none. */
     const char *const *coverage_topics;
 } tc_format_ops;
+
+/* A format's generated documentation pages: `tracecheck rules --pages`
+ * lists them (PATH under docs/, one a line), `--page PATH` writes one. */
+typedef struct tc_format_pages {
+    size_t (*count)(void);
+    const char *(*path)(size_t i); /* "ovni-models/nosv.md" */
+    void (*write)(size_t i, FILE *out);
+} tc_format_pages;
 
 /* The registered formats, in registry order; NULL past the last. */
 const tc_format_ops *tc_format_at(size_t i);

@@ -55,6 +55,8 @@ static const tc_format_option options[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
+extern const tc_format_pages tc_ovni_model_pages; /* ovni_model_pages.c */
+
 /* Every model needs its y_, n_ and i_ cases (the coverage check). */
 static const char *const models[] = {
 #define TC_OVNI_MODEL(ID, LETTER, NAME, VERSION, NEEDS, WHO) NAME,
@@ -76,5 +78,6 @@ const tc_format_ops tc_ovni_format = {
     .options = options,
     .dir = &dir,
     .generator = &ovni_generator,
+    .pages = &tc_ovni_model_pages,
     .coverage_topics = models,
 };
