@@ -105,6 +105,7 @@ static void write_page(size_t i, FILE *out)
             continue;
         char layout[160], meaning[200];
         tc_ovni_event_layout(e, layout, sizeof layout);
+        fputs("| ", out);
         code(out, e->mcv);
         fputs(" | ", out);
         if (e->flags & TC_OVNI_EVF_OLD)
