@@ -55,7 +55,32 @@ static void init_common(tc_ovni_model *m, tc_diag_sink *d, const tc_ovni_meta *m
         unsigned char letter = (unsigned char)tc_ovni_model_table[i].letter;
         m->judged[i] = letter == 'O' ? m->judge_ovni
                                      : m->allowed[letter] == 1 && !m->models->incompatible[letter];
+        m->gate[letter] = m->judged[i] ? (uint8_t)(i + 1) : 0;
+        if (m->judged[i])
+            m->needs_mask[tc_ovni_model_table[i].needs] |= 1u << i;
     }
+    tc_ovni_model_refresh(m);
+}
+
+void tc_ovni_model_refresh(tc_ovni_model *m)
+{
+    int st = m->state;
+    if (!m->thread || m->failed || st == TC_OVNI_TH_ENDED) {
+        m->fast_models = 0;
+        return;
+    }
+    int running = st == TC_OVNI_TH_RUNNING;
+    int active = running || st == TC_OVNI_TH_COOLING || st == TC_OVNI_TH_WARMING;
+    unsigned ok = m->needs_mask[TC_OVNI_NEEDS_ANY];
+    if (!m->out_of_cpu)
+        ok |= m->needs_mask[TC_OVNI_NEEDS_OVNI];
+    if (active)
+        ok |= m->needs_mask[TC_OVNI_NEEDS_ACTIVE];
+    if (running)
+        ok |= m->needs_mask[TC_OVNI_NEEDS_RUNNING];
+    if (m->out_of_cpu) /* nOS-V's events also need the thread on its CPU */
+        ok &= ~(1u << TC_OVNI_M_NOSV);
+    m->fast_models = ok;
 }
 
 void tc_ovni_model_init_in(tc_ovni_model *m, tc_diag_sink *d, const tc_ovni_meta *meta,
@@ -133,6 +158,7 @@ static int reserve(tc_ovni_model *m, tc_ovni_chan_state *c)
     tc_ovni_level *v = realloc(c->v, cap * sizeof *v);
     if (!v) {
         m->failed = 1;
+        tc_ovni_model_refresh(m);
         tc_diag_fail(m->d, "out of memory for the states of a thread");
         return 0;
     }
@@ -280,6 +306,7 @@ static void mark_event(tc_ovni_model *m, const tc_ovni_event *ev, tc_ovni_action
     }
     if (!m->marks && !(m->marks = calloc(TC_OVNI_MARK_TYPES, sizeof *m->marks))) {
         m->failed = 1;
+        tc_ovni_model_refresh(m);
         tc_diag_fail(m->d, "out of memory for the marks of a thread");
         return;
     }
@@ -335,6 +362,33 @@ static void local_action(tc_ovni_model *m, const tc_ovni_event *ev, const tc_ovn
 {
     tc_ovni_namer n;
     tc_ovni_chan_state *c = e->chan >= 0 ? &m->chans[e->chan] : NULL;
+    /* The commonest, with direct branches (a jump table mispredicts). */
+    if (e->action == TC_OVNI_A_PUSH && c->n < c->cap &&
+        (e->dup || !c->n || c->v[c->n - 1].value != e->state)) {
+        c->v[c->n++] = (tc_ovni_level){e->state, ev->offset};
+        return;
+    }
+    if (e->action == TC_OVNI_A_POP && c->n && c->v[c->n - 1].value == e->state) {
+        c->n--;
+        return;
+    }
+    if (e->action >= TC_OVNI_A_MARK_PUSH && e->action <= TC_OVNI_A_MARK_SET) {
+        mark_event(m, ev, (tc_ovni_action)e->action);
+        return;
+    }
+    if (e->action == TC_OVNI_A_CPU_OUT && c->n == 0 && c->cap) {
+        c->v[c->n++] = (tc_ovni_level){e->state, ev->offset};
+        m->out_at = ev->offset;
+        m->out_of_cpu = 1;
+        tc_ovni_model_refresh(m);
+        return;
+    }
+    if (e->action == TC_OVNI_A_CPU_IN && c->n == 1 && c->v[0].value == e->state) {
+        c->n = 0;
+        m->out_of_cpu = 0;
+        tc_ovni_model_refresh(m);
+        return;
+    }
     switch (e->action) {
     case TC_OVNI_A_PUSH:
         /* The common case inline: room, and not over itself where that is
@@ -362,15 +416,21 @@ static void local_action(tc_ovni_model *m, const tc_ovni_event *ev, const tc_ovn
     case TC_OVNI_A_CPU_OUT:
     case TC_OVNI_A_CPU_IN:
         /* The kernel's context switches: a stack of one state. */
-        if (e->action == TC_OVNI_A_CPU_OUT && c->n == 0 && c->cap) {
+        if (e->action >= TC_OVNI_A_MARK_PUSH && e->action <= TC_OVNI_A_MARK_SET) {
+        mark_event(m, ev, (tc_ovni_action)e->action);
+        return;
+    }
+    if (e->action == TC_OVNI_A_CPU_OUT && c->n == 0 && c->cap) {
             c->v[c->n++] = (tc_ovni_level){e->state, ev->offset};
             m->out_at = ev->offset;
             m->out_of_cpu = 1;
+            tc_ovni_model_refresh(m);
             break;
         }
         if (e->action == TC_OVNI_A_CPU_IN && c->n == 1 && c->v[0].value == e->state) {
             c->n = 0;
             m->out_of_cpu = 0;
+            tc_ovni_model_refresh(m);
             break;
         }
         tc_ovni_chan_namer(&n, e->chan);
@@ -378,9 +438,11 @@ static void local_action(tc_ovni_model *m, const tc_ovni_event *ev, const tc_ovn
             if (tc_ovni_chan_push(m, ev, &m->chans[e->chan], 0, e->state, &n))
                 m->out_at = ev->offset;
             m->out_of_cpu = 1;
+            tc_ovni_model_refresh(m);
         } else {
             tc_ovni_chan_pop(m, ev, &m->chans[e->chan], e->state, &n);
             m->out_of_cpu = 0;
+            tc_ovni_model_refresh(m);
         }
         break;
     case TC_OVNI_A_MARK_PUSH:
@@ -401,10 +463,37 @@ static void local_action(tc_ovni_model *m, const tc_ovni_event *ev, const tc_ovn
     }
 }
 
+static const tc_ovni_event_info *local_slow(tc_ovni_model *m, const tc_ovni_event *ev);
+
 const tc_ovni_event_info *tc_ovni_model_local(tc_ovni_model *m, const tc_ovni_event *ev)
 {
     unsigned char letter = (unsigned char)ev->mcv[0];
     m->end_offset = ev->offset;
+    /* The common case: a running thread on its CPU, an event of a model it
+     * requires, laid out as the model says. Nothing to report, whatever
+     * the model needs of the thread; the full path below would do the same. */
+    unsigned gate = letter < 128 ? m->gate[letter] : 0;
+    if (gate && ((m->fast_models >> (gate - 1)) & 1) && !ev->jumbo) {
+        unsigned index = tc_ovni_event_index_of((tc_ovni_model_id)(gate - 1),
+                                                (unsigned char)ev->mcv[1], (unsigned char)ev->mcv[2]);
+        const tc_ovni_event_hot *e = index ? &tc_ovni_events_hot[index - 1] : NULL;
+        if (e && !(e->flags & (TC_OVNI_EVF_OLD | TC_OVNI_EVF_JUMBO)) &&
+            ev->payload_len == e->fixed) {
+            if (e->shared)
+                return &tc_ovni_events[index - 1];
+            if (e->action != TC_OVNI_A_NONE)
+                local_action(m, ev, e);
+            return NULL;
+        }
+    }
+    return local_slow(m, ev);
+}
+
+/* Every event the fast path leaves, judged step by step. */
+static __attribute__((noinline)) const tc_ovni_event_info *local_slow(tc_ovni_model *m,
+                                                                     const tc_ovni_event *ev)
+{
+    unsigned char letter = (unsigned char)ev->mcv[0];
     if (m->failed || (letter == 'O' && !m->judge_ovni))
         return NULL; /* and the thread's state never changes: nothing is judged after its end */
     int flush = letter == 'O' && ev->mcv[1] == 'F';

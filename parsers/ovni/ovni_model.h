@@ -77,6 +77,11 @@ typedef struct tc_ovni_model {
     uint64_t flush_at, unsorted_at;
     uint64_t end_offset;          /* of the last event */
     int8_t allowed[128];          /* per model letter: 1 yes, 0 no, -1 cannot tell */
+    uint8_t gate[128];            /* per letter: its model + 1 when the stream may use it and
+                                     it is judged, else 0 (the slow path says why) */
+    unsigned fast_models;         /* bit per model: the thread is as its events need it now
+                                     (tc_ovni_model_refresh), so they take the fast path */
+    unsigned needs_mask[4];       /* judged models by what they need (tc_ovni_needs) */
 
     /* Who the thread is, and where (the world's books). */
     tc_ovni_world *world;

@@ -10,6 +10,10 @@
 
 extern const char *const tc_ovni_thread_state_names[];
 
+/* Works out m->fast_models again: after the thread's state, its being off
+ * its CPU, or its failing changed. */
+void tc_ovni_model_refresh(tc_ovni_model *m);
+
 /* A finding about event ev of m's stream. */
 void tc_ovni_say(tc_ovni_model *m, tc_rule_id rule, const tc_ovni_event *ev, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

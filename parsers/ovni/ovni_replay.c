@@ -58,15 +58,32 @@ static int advance(player *p, tc_diag_order *o, int models)
 {
     tc_diag_order_key(o, TC_OVNI_KEY(p->index, TC_OVNI_PHASE_EVENTS));
     tc_diag_order_sink(o)->input = p->f->obs;
-    while (tc_ovni_stream_next(p->s, &p->ev)) {
-        if (p->first && p->ev.clock < TC_OVNI_CLOCK_LIMIT) {
+    if (p->first) { /* ruling 10 compares the first clock of each stream */
+        if (!tc_ovni_stream_next(p->s, &p->ev))
+            return 0;
+        p->first = 0;
+        if (p->ev.clock < TC_OVNI_CLOCK_LIMIT) {
             p->f->has_first_clock = 1;
             p->f->first_clock = p->ev.clock;
             p->f->first_offset = p->ev.offset;
         }
-        p->first = 0;
         if (models && (p->e = tc_ovni_model_local(p->m, &p->ev)) != NULL)
             return 1;
+    }
+    tc_ovni_stream *s = p->s;
+    tc_ovni_model *m = p->m;
+    tc_ovni_event *ev = &p->ev;
+    if (!models) {
+        while (tc_ovni_stream_next(s, ev))
+            ;
+        return 0;
+    }
+    while (tc_ovni_stream_next(s, ev)) {
+        const tc_ovni_event_info *e = tc_ovni_model_local(m, ev);
+        if (e) {
+            p->e = e;
+            return 1;
+        }
     }
     return 0;
 }

@@ -177,6 +177,7 @@ static void thread_event(tc_ovni_model *m, const tc_ovni_event *ev)
         }
         m->cpu = cpu;
         m->state = to;
+        tc_ovni_model_refresh(m);
         run_on(m, ev, m);
         return;
     }
@@ -184,6 +185,7 @@ static void thread_event(tc_ovni_model *m, const tc_ovni_event *ev)
     if (was && !is)
         stop_on(w, m);
     m->state = to;
+    tc_ovni_model_refresh(m);
     if (!was && is)
         run_on(m, ev, m);
     if (to == TC_OVNI_TH_ENDED)
@@ -318,6 +320,7 @@ static const char *proc_name(const tc_ovni_model *m, char *buf, size_t size)
 static void oom(tc_ovni_model *m)
 {
     m->failed = 1;
+    tc_ovni_model_refresh(m);
     tc_diag_fail(m->d, "out of memory for the tasks of a trace");
 }
 

@@ -135,11 +135,58 @@ static int truncated(tc_ovni_stream *s, uint64_t pos, uint64_t want, const char 
     return 0;
 }
 
-int tc_ovni_stream_next(tc_ovni_stream *s, tc_ovni_event *ev)
+/* The common event, in one pass and few branches: a normal event (no
+ * flags), whole in the window, printable MCV, its clock in order and below
+ * 2^63, not an unsorted region's marker. 0 when it is not one: the full
+ * path below then reads it (the same event, the same results). */
+static inline int next_fast(tc_ovni_stream *s, tc_ovni_event *ev)
 {
     tc_reader *r = s->r;
+    const uint8_t *b = r->cur;
+    size_t avail = (size_t)(r->end - b);
+    if (avail < TC_OVNI_EVENT_HEADER_SIZE)
+        return 0;
+    unsigned b0 = b[0];
+    uint32_t len = b0 ? b0 + 1u : 0u;
+    uint64_t clock = tc_rd64(b + 4, s->be);
+    int ok = (b0 & 0xf0u) == 0 && avail >= TC_OVNI_EVENT_HEADER_SIZE + len;
+    ok &= ((unsigned)b[1] - 0x21u < 94u) & ((unsigned)b[2] - 0x21u < 94u) &
+          ((unsigned)b[3] - 0x21u < 94u);
+    ok &= s->have_clock & (clock >= s->last_clock) & (clock < TC_OVNI_CLOCK_LIMIT);
+    ok &= !(b[1] == 'O' && b[2] == 'U');
+    if (!ok)
+        return 0;
+    uint64_t pos = tc_pos(r);
+    ev->offset = pos;
+    ev->flags = 0;
+    ev->size_code = (uint8_t)b0;
+    memcpy(ev->mcv, b + 1, 3);
+    ev->mcv[3] = '\0';
+    ev->clock = clock;
+    ev->jumbo = 0;
+    ev->big_endian = s->be;
+    ev->payload_len = len;
+    ev->payload = b + TC_OVNI_EVENT_HEADER_SIZE;
+    s->last_clock = clock;
+    s->last_clock_offset = pos;
+    r->cur = b + TC_OVNI_EVENT_HEADER_SIZE + len;
+    s->count++;
+    return 1;
+}
+
+static int next_slow(tc_ovni_stream *s, tc_ovni_event *ev);
+
+int tc_ovni_stream_next(tc_ovni_stream *s, tc_ovni_event *ev)
+{
     if (s->done)
         return 0;
+    return next_fast(s, ev) || next_slow(s, ev);
+}
+
+/* Every event the fast path leaves: the header checked field by field. */
+static __attribute__((noinline)) int next_slow(tc_ovni_stream *s, tc_ovni_event *ev)
+{
+    tc_reader *r = s->r;
     uint64_t pos = tc_pos(r);
     const uint8_t *b = tc_need(r, TC_OVNI_EVENT_HEADER_SIZE);
     if (!b) {
