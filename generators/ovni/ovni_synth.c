@@ -77,6 +77,7 @@ struct ovni_synth {
     int32_t cpu;     /* the CPU it runs on */
     uint32_t slot, slots, ncpus;
     int cpu_mode;    /* OVNI_CPU_* */
+    uint64_t clock0; /* the clock of the stream's first event */
     uint32_t ids;    /* (index in the process + 1): the ids it gives out are its own */
     tasks t[TC_OVNI_M__COUNT];
     int set_value[TC_OVNI_CH__COUNT]; /* the last state set on a SINGLE channel, or -1 */
@@ -167,6 +168,7 @@ ovni_synth *ovni_synth_new(const ovni_plan *pl, size_t i, tc_rng *choices)
     s->be = sp->big_endian;
     s->v.state = OVNI_ST_NEW;
     s->v.clock = sp->clock0;
+    s->clock0 = sp->clock0;
     s->v.bytes = TC_OVNI_HEADER_SIZE;
     return s;
 }
@@ -179,7 +181,10 @@ const ovni_view *ovni_synth_view(const ovni_synth *s) { return &s->v; }
  * one clock tick), rarely much later. */
 static uint64_t later(ovni_synth *s, uint64_t x)
 {
-    if (((x >> 24) & 15) == 0)
+    /* Threads that share CPU 0 from one clock still run there together
+     * after their first events, whatever order a reader takes them in. */
+    int hold = s->cpu_mode == OVNI_CPU_ZERO && s->v.clock == s->clock0;
+    if (((x >> 24) & 15) == 0 && !hold)
         return s->v.clock;
     uint64_t d = (x >> 8) & 0xffff;
     if (((x >> 28) & 63) == 0)
