@@ -29,15 +29,17 @@ static int set_threads(void *params, const char *v, tc_error *err)
     return tc_gen_count("threads", v, &((ovni_opts *)params)->threads, err);
 }
 
-/* --models nosv,nanos6,... | all | none: the models whose events the trace
- * may hold besides ovni's own. */
+/* --models nosv,nanos6,... | all | none: the models whose events every
+ * process writes besides ovni's own (without it, each process takes some). */
 static int set_models(void *params, const char *v, tc_error *err)
 {
     ovni_opts *o = params;
     o->models = 0;
     o->no_models = 0;
-    if (!strcmp(v, "all"))
+    if (!strcmp(v, "all")) {
+        o->models = OVNI_USES_ALL;
         return TC_GEN_OK;
+    }
     if (!strcmp(v, "none")) {
         o->no_models = 1;
         return TC_GEN_OK;
@@ -154,8 +156,8 @@ const tc_generator ovni_generator = {
             "      --procs P          processes per loom, 1 to 256 (default 2)\n"
             "      --threads T        threads per process, 1 to 1024 (default 2)\n"
             "      --big-endian       big-endian streams\n"
-            "      --models LIST      the models whose events the trace holds besides ovni's\n"
-            "                         own: nosv,nanos6,nodes,tampi,mpi,openmp,kernel, all\n"
-            "                         (the default: each process takes some) or none\n"
+            "      --models LIST      the models whose events every process writes besides\n"
+            "                         ovni's own: nosv,nanos6,nodes,tampi,mpi,openmp,kernel,\n"
+            "                         all, or none (the default: each process takes some)\n"
             "                         --size is the bytes of all stream.obs files together\n",
 };

@@ -137,8 +137,8 @@ ovni_plan *ovni_plan_new(const ovni_gen_params *p, tc_rng *r)
         int64_t pid = tc_rng_chance(r, 1, 4) ? pid_base : (int64_t)tc_rng_range(r, 2, 4000000);
         for (unsigned pr = 0; pr < p->procs; pr++) {
             uint64_t global = (uint64_t)l * p->procs + pr;
-            /* Some of the models asked for: nOS-V in most processes, each
-             * other one in half of them; ovni's own alone now and then. */
+            /* By default some models: nOS-V in most processes, each other
+             * one in half of them; ovni's own alone now and then. */
             unsigned allowed = (p->models ? p->models : OVNI_USES_ALL) & OVNI_USES_ALL, uses = 0;
             for (int m = 0; m < TC_OVNI_M__COUNT; m++)
                 if ((allowed & OVNI_USES(m)) &&
@@ -146,6 +146,9 @@ ovni_plan *ovni_plan_new(const ovni_gen_params *p, tc_rng *r)
                     uses |= OVNI_USES(m);
             if (global > 0 && tc_rng_chance(r, 1, 6))
                 uses = 0;
+            /* Asked for by name (--models): every process writes each. */
+            if (p->models)
+                uses = allowed;
             /* Now and then a model required without events. */
             const char *also = NULL;
             if (tc_rng_chance(r, 1, 8)) {

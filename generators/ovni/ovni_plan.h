@@ -55,8 +55,8 @@ typedef struct ovni_gen_params {
      * at most OVNI_MAX_START_SPREAD); 0, the default: all within a
      * millisecond. */
     uint64_t start_spread;
-    /* The models whose events the trace may hold (OVNI_USES_*); 0: every
-     * model. Each process takes some of them. */
+    /* The models whose events every process writes (OVNI_USES_*); 0: each
+     * process takes some models. */
     unsigned models;
 } ovni_gen_params;
 

@@ -66,21 +66,20 @@ void tc_ovni_model_refresh(tc_ovni_model *m)
 {
     int st = m->state;
     if (!m->thread || m->failed || st == TC_OVNI_TH_ENDED) {
-        m->fast_models = 0;
+        m->fast_on = m->fast_off = m->fast_models = 0;
         return;
     }
     int running = st == TC_OVNI_TH_RUNNING;
     int active = running || st == TC_OVNI_TH_COOLING || st == TC_OVNI_TH_WARMING;
     unsigned ok = m->needs_mask[TC_OVNI_NEEDS_ANY];
-    if (!m->out_of_cpu)
-        ok |= m->needs_mask[TC_OVNI_NEEDS_OVNI];
     if (active)
         ok |= m->needs_mask[TC_OVNI_NEEDS_ACTIVE];
     if (running)
         ok |= m->needs_mask[TC_OVNI_NEEDS_RUNNING];
-    if (m->out_of_cpu) /* nOS-V's events also need the thread on its CPU */
-        ok &= ~(1u << TC_OVNI_M_NOSV);
-    m->fast_models = ok;
+    /* Off its CPU, ovni's events and nOS-V's are judged one by one. */
+    m->fast_off = ok & ~(1u << TC_OVNI_M_NOSV);
+    m->fast_on = ok | m->needs_mask[TC_OVNI_NEEDS_OVNI];
+    m->fast_models = m->out_of_cpu ? m->fast_off : m->fast_on;
 }
 
 void tc_ovni_model_init_in(tc_ovni_model *m, tc_diag_sink *d, const tc_ovni_meta *meta,
@@ -361,49 +360,12 @@ static void needs(tc_ovni_model *m, const tc_ovni_event *ev, const tc_ovni_model
 static void local_action(tc_ovni_model *m, const tc_ovni_event *ev, const tc_ovni_event_hot *e)
 {
     tc_ovni_namer n;
-    tc_ovni_chan_state *c = e->chan >= 0 ? &m->chans[e->chan] : NULL;
     /* The commonest, with direct branches (a jump table mispredicts). */
-    if (e->action == TC_OVNI_A_PUSH && c->n < c->cap &&
-        (e->dup || !c->n || c->v[c->n - 1].value != e->state)) {
-        c->v[c->n++] = (tc_ovni_level){e->state, ev->offset};
+    if (tc_ovni_model_step(m, e, ev->offset, ev->payload, ev->big_endian))
         return;
-    }
-    if (e->action == TC_OVNI_A_POP && c->n && c->v[c->n - 1].value == e->state) {
-        c->n--;
-        return;
-    }
-    if (e->action >= TC_OVNI_A_MARK_PUSH && e->action <= TC_OVNI_A_MARK_SET) {
-        mark_event(m, ev, (tc_ovni_action)e->action);
-        return;
-    }
-    if (e->action == TC_OVNI_A_CPU_OUT && c->n == 0 && c->cap) {
-        c->v[c->n++] = (tc_ovni_level){e->state, ev->offset};
-        m->out_at = ev->offset;
-        m->out_of_cpu = 1;
-        tc_ovni_model_refresh(m);
-        return;
-    }
-    if (e->action == TC_OVNI_A_CPU_IN && c->n == 1 && c->v[0].value == e->state) {
-        c->n = 0;
-        m->out_of_cpu = 0;
-        tc_ovni_model_refresh(m);
-        return;
-    }
     switch (e->action) {
     case TC_OVNI_A_PUSH:
-        /* The common case inline: room, and not over itself where that is
-         * refused. */
-        if (c->n < c->cap && (e->dup || !c->n || c->v[c->n - 1].value != e->state)) {
-            c->v[c->n++] = (tc_ovni_level){e->state, ev->offset};
-            break;
-        }
-        /* fall through */
     case TC_OVNI_A_POP:
-        if (e->action == TC_OVNI_A_POP && c->n && c->v[c->n - 1].value == e->state) {
-            c->n--;
-            break;
-        }
-        /* fall through */
     case TC_OVNI_A_SET:
         tc_ovni_chan_namer(&n, e->chan);
         if (e->action == TC_OVNI_A_PUSH)
@@ -415,24 +377,8 @@ static void local_action(tc_ovni_model *m, const tc_ovni_event *ev, const tc_ovn
         break;
     case TC_OVNI_A_CPU_OUT:
     case TC_OVNI_A_CPU_IN:
-        /* The kernel's context switches: a stack of one state. */
-        if (e->action >= TC_OVNI_A_MARK_PUSH && e->action <= TC_OVNI_A_MARK_SET) {
-        mark_event(m, ev, (tc_ovni_action)e->action);
-        return;
-    }
-    if (e->action == TC_OVNI_A_CPU_OUT && c->n == 0 && c->cap) {
-            c->v[c->n++] = (tc_ovni_level){e->state, ev->offset};
-            m->out_at = ev->offset;
-            m->out_of_cpu = 1;
-            tc_ovni_model_refresh(m);
-            break;
-        }
-        if (e->action == TC_OVNI_A_CPU_IN && c->n == 1 && c->v[0].value == e->state) {
-            c->n = 0;
-            m->out_of_cpu = 0;
-            tc_ovni_model_refresh(m);
-            break;
-        }
+        /* The kernel's context switches, refused (the common ones are
+         * above): a stack of one state. */
         tc_ovni_chan_namer(&n, e->chan);
         if (e->action == TC_OVNI_A_CPU_OUT) {
             if (tc_ovni_chan_push(m, ev, &m->chans[e->chan], 0, e->state, &n))
@@ -472,21 +418,27 @@ const tc_ovni_event_info *tc_ovni_model_local(tc_ovni_model *m, const tc_ovni_ev
     /* The common case: a running thread on its CPU, an event of a model it
      * requires, laid out as the model says. Nothing to report, whatever
      * the model needs of the thread; the full path below would do the same. */
-    unsigned gate = letter < 128 ? m->gate[letter] : 0;
+    unsigned gate = m->gate[letter];
     if (gate && ((m->fast_models >> (gate - 1)) & 1) && !ev->jumbo) {
         unsigned index = tc_ovni_event_index_of((tc_ovni_model_id)(gate - 1),
                                                 (unsigned char)ev->mcv[1], (unsigned char)ev->mcv[2]);
         const tc_ovni_event_hot *e = index ? &tc_ovni_events_hot[index - 1] : NULL;
         if (e && !(e->flags & (TC_OVNI_EVF_OLD | TC_OVNI_EVF_JUMBO)) &&
-            ev->payload_len == e->fixed) {
-            if (e->shared)
-                return &tc_ovni_events[index - 1];
-            if (e->action != TC_OVNI_A_NONE)
-                local_action(m, ev, e);
-            return NULL;
-        }
+            ev->payload_len == e->fixed)
+            return tc_ovni_model_act(m, ev, index - 1);
     }
     return local_slow(m, ev);
+}
+
+const tc_ovni_event_info *tc_ovni_model_act(tc_ovni_model *m, const tc_ovni_event *ev,
+                                            unsigned index)
+{
+    const tc_ovni_event_hot *e = &tc_ovni_events_hot[index];
+    if (e->shared)
+        return &tc_ovni_events[index];
+    if (e->action != TC_OVNI_A_NONE)
+        local_action(m, ev, e);
+    return NULL;
 }
 
 /* Every event the fast path leaves, judged step by step. */

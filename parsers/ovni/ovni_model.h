@@ -16,6 +16,7 @@
 #ifndef TC_OVNI_MODEL_H
 #define TC_OVNI_MODEL_H
 
+#include "../common/bytes.h"
 #include "ovni.h"
 #include "ovni_meta.h"
 #include "ovni_models.h"
@@ -77,10 +78,11 @@ typedef struct tc_ovni_model {
     uint64_t flush_at, unsorted_at;
     uint64_t end_offset;          /* of the last event */
     int8_t allowed[128];          /* per model letter: 1 yes, 0 no, -1 cannot tell */
-    uint8_t gate[128];            /* per letter: its model + 1 when the stream may use it and
+    uint8_t gate[256];            /* per byte value (letters only): its model + 1 when the stream may use it and
                                      it is judged, else 0 (the slow path says why) */
     unsigned fast_models;         /* bit per model: the thread is as its events need it now
                                      (tc_ovni_model_refresh), so they take the fast path */
+    unsigned fast_on, fast_off;   /* fast_models on its CPU and off it (between KCO and KCI) */
     unsigned needs_mask[4];       /* judged models by what they need (tc_ovni_needs) */
 
     /* Who the thread is, and where (the world's books). */
@@ -118,6 +120,15 @@ void tc_ovni_model_init_in(tc_ovni_model *m, tc_diag_sink *d, const tc_ovni_meta
 const tc_ovni_event_info *tc_ovni_model_local(tc_ovni_model *m, const tc_ovni_event *ev);
 void tc_ovni_model_shared(tc_ovni_model *m, const tc_ovni_event *ev,
                           const tc_ovni_event_info *e);
+
+/* The fast path of tc_ovni_model_local for an event whose header a reader
+ * has already checked against tc_ovni_events_hot[index] (its code: no
+ * flags, its fixed size) while the thread is as its model needs it
+ * (m->gate and m->fast_models): its model + 1 in gate. Returns the shared
+ * part's description as tc_ovni_model_local does. ev is read only for the
+ * events that do more than enter or leave a state. */
+const tc_ovni_event_info *tc_ovni_model_act(tc_ovni_model *m, const tc_ovni_event *ev,
+                                            unsigned index);
 
 /* Both, for a stream read alone. */
 static inline void tc_ovni_model_event(tc_ovni_model *m, const tc_ovni_event *ev)
@@ -172,5 +183,72 @@ void tc_ovni_world_free_books(tc_ovni_world *w);
 
 /* The thread of a loom with that tid: of process pid first. */
 tc_ovni_model *tc_ovni_world_thread(const tc_ovni_world *w, int64_t pid, int64_t tid);
+
+/* The commonest events judged inline, when nothing can be wrong with them:
+ * a state entered or left where the channel has room, does not refuse the
+ * value over itself, and has the state left on top; the kernel taking the
+ * thread off its CPU and giving it back; a mark of a declared type and
+ * kind, pushed with room or popped from the top. 1 when done; 0 when
+ * tc_ovni_model_act must judge the event (the same results either way).
+ * payload is the event's fixed-size payload in the stream's byte order. */
+static inline int tc_ovni_model_step(tc_ovni_model *m, const tc_ovni_event_hot *e, uint64_t offset,
+                                     const uint8_t *payload, int big_endian)
+{
+    unsigned a = e->action;
+    if (a == TC_OVNI_A_PUSH || a == TC_OVNI_A_POP) {
+        tc_ovni_chan_state *c = &m->chans[e->chan];
+        if (a == TC_OVNI_A_PUSH && c->n < c->cap &&
+            (e->dup || !c->n || c->v[c->n - 1].value != e->state)) {
+            c->v[c->n++] = (tc_ovni_level){e->state, offset};
+            return 1;
+        }
+        if (a == TC_OVNI_A_POP && c->n && c->v[c->n - 1].value == e->state) {
+            c->n--;
+            return 1;
+        }
+        return 0;
+    }
+    if (a == TC_OVNI_A_CPU_OUT || a == TC_OVNI_A_CPU_IN) {
+        tc_ovni_chan_state *c = &m->chans[e->chan];
+        if (a == TC_OVNI_A_CPU_OUT && c->n == 0 && c->cap) {
+            c->v[c->n++] = (tc_ovni_level){e->state, offset};
+            m->out_at = offset;
+            m->out_of_cpu = 1;
+            m->fast_models = m->fast_off;
+            return 1;
+        }
+        if (a == TC_OVNI_A_CPU_IN && c->n == 1 && c->v[0].value == e->state) {
+            c->n = 0;
+            m->out_of_cpu = 0;
+            m->fast_models = m->fast_on;
+            return 1;
+        }
+        return 0;
+    }
+    if (a >= TC_OVNI_A_MARK_PUSH && a <= TC_OVNI_A_MARK_SET) {
+        const tc_ovni_world *w = m->world;
+        int64_t value = (int64_t)tc_rd64(payload, big_endian);
+        uint32_t type = tc_rd32(payload + 8, big_endian);
+        if (!w->marks_known)
+            return 1; /* no metadata to say which types there are */
+        if (type >= TC_OVNI_MARK_TYPES || value == 0 ||
+            w->mark_kind[type] != (a == TC_OVNI_A_MARK_SET ? 1 : 2))
+            return 0;
+        if (a == TC_OVNI_A_MARK_SET)
+            return 1;
+        if (!m->marks)
+            return 0;
+        tc_ovni_chan_state *c = &m->marks[type];
+        if (a == TC_OVNI_A_MARK_PUSH && c->n < c->cap) {
+            c->v[c->n++] = (tc_ovni_level){value, offset};
+            return 1;
+        }
+        if (a == TC_OVNI_A_MARK_POP && c->n && c->v[c->n - 1].value == value) {
+            c->n--;
+            return 1;
+        }
+    }
+    return 0;
+}
 
 #endif

@@ -143,6 +143,12 @@ const size_t tc_ovni_nevents = sizeof tc_ovni_events / sizeof tc_ovni_events[0];
 #define JUMBO TC_OVNI_EVF_JUMBO
 #define OLD TC_OVNI_EVF_OLD
 #define DUP_OF(MODEL, CHAN) DUP_##MODEL##_##CHAN
+#define CODE_OF(FLAGS, FIXED, ACTION)                                                              \
+    ((FLAGS) & (TC_OVNI_EVF_JUMBO | TC_OVNI_EVF_OLD) || (ACTION) == TC_OVNI_A_UNSORTED_BEGIN ||    \
+             (ACTION) == TC_OVNI_A_UNSORTED_END || (FIXED) == 1 || (FIXED) > 16                    \
+         ? 0xff                                                                                    \
+     : (FIXED) ? (FIXED)-1                                                                         \
+               : 0)
 /* Each channel's DUP, by name; NOCHAN's is 0. */
 enum {
 #define TC_OVNI_MODEL(ID, LETTER, NAME, VERSION, NEEDS, WHO) DUP_##ID##_NOCHAN = 0,
@@ -152,7 +158,8 @@ enum {
 const tc_ovni_event_hot tc_ovni_events_hot[] = {
 #define TC_OVNI_EVENT(MODEL, C, V, FLAGS, FIELDS, ACTION, CHAN, STATE, MEANING)                    \
     {FLAGS, SHARED_##ACTION, TC_OVNI_A_##ACTION, (SUM(FIELDS) >> 16) & 1, SUM(FIELDS) & 0xffff,     \
-     TC_OVNI_ST_##MODEL##_##STATE, TC_OVNI_CH_##MODEL##_##CHAN, DUP_OF(MODEL, CHAN)},
+     TC_OVNI_ST_##MODEL##_##STATE, TC_OVNI_CH_##MODEL##_##CHAN, DUP_OF(MODEL, CHAN),            \
+     CODE_OF(FLAGS, SUM(FIELDS) & 0xffff, TC_OVNI_A_##ACTION)},
 #include "../../spec/ovni/models.def"
 };
 #undef F

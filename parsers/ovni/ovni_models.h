@@ -164,7 +164,10 @@ typedef struct tc_ovni_event_hot {
     uint16_t fixed;
     int16_t state;
     int8_t chan;
-    uint8_t dup; /* its channel's */
+    uint8_t dup;  /* its channel's */
+    uint8_t code; /* its first byte (flags and size code) when a reader may take it in one
+                     step: no flags, its fixed size, not old, not an unsorted region's
+                     marker (the stream reader follows those); else 0xff */
 } tc_ovni_event_hot;
 
 extern const tc_ovni_event_hot tc_ovni_events_hot[];

@@ -247,8 +247,8 @@ static void affinity_remote(tc_ovni_model *m, const tc_ovni_event *ev)
         return;
     }
     char who[48];
-    tc_ovni_thread_name(t, who, sizeof who);
     if (t->state == TC_OVNI_TH_ENDED || t->state == TC_OVNI_TH_NEW) {
+        tc_ovni_thread_name(t, who, sizeof who);
         tc_ovni_say(m, TC_RULE_OVNI_AFFINITY_STATE, ev,
                     "OAr moves %s to CPU index %" PRId32 ", but %s %s", who, cpu, who,
                     t->state == TC_OVNI_TH_NEW ? "has not started (no OHx of it yet)"
@@ -261,6 +261,7 @@ static void affinity_remote(tc_ovni_model *m, const tc_ovni_event *ev)
         return;
     if (t->cpu == cpu) {
         char where[96];
+        tc_ovni_thread_name(t, who, sizeof who);
         tc_ovni_say(m, TC_RULE_OVNI_AFFINITY_STATE, ev,
                     "OAr moves %s to %s, where it is already; the emulator refuses to set a "
                     "thread's CPU to the one it has (its thread_migrate_cpu)",

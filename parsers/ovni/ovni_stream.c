@@ -8,24 +8,8 @@
 #include <string.h>
 #include "../common/fuzzbench.h"
 #include "../common/bytes.h"
-#include "ovni.h"
+#include "ovni_stream_priv.h"
 
-struct tc_ovni_stream {
-    tc_reader *r;
-    tc_diag_sink *d;
-    int want_payloads;
-    int be;
-    int done;
-    uint64_t count;
-    int have_clock;
-    uint64_t last_clock;
-    uint64_t last_clock_offset;
-    /* ovnisort's unsorted region (ruling 11): after an OU[, up to the next
-     * OU]; an OU[ inside one is one of its events, an OU] outside none. */
-    int unsorted;
-    uint64_t unsorted_at; /* offset of the OU[ that began it */
-    int cut;              /* it ends inside an event */
-};
 
 tc_ovni_stream *tc_ovni_stream_new(tc_reader *r, tc_diag_sink *d, int want_payloads)
 {
