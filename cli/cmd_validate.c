@@ -567,9 +567,9 @@ static int run(char **args, const int *group, int nargs, const char **pairs, int
     } else {
         double start = now();
         /* Threads over the inputs first; those left over share each input. */
-        unsigned jobs = o->jobs ? o->jobs : cli_cpus();
-        unsigned n = jobs < j.n ? jobs : (unsigned)j.n;
-        split_plan sp = {.threads = o->split_min ? jobs / (n ? n : 1) : 1, .min = o->split_min};
+        unsigned threads = o->jobs ? o->jobs : cli_cpus();
+        unsigned n = threads < j.n ? threads : (unsigned)j.n;
+        split_plan sp = {.threads = o->split_min ? threads / (n ? n : 1) : 1, .min = o->split_min};
         if (n <= 1 || run_parallel(&u, &j, opt, n, &sp) != 0)
             run_serial(&u, &j, opt, &sp);
         u.totals.seconds = now() - start;

@@ -156,9 +156,9 @@ static int read_expectation(tc_conf_case *c, const char *text)
 
     const char *format = get_string(o, "format");
     if (!format || (c->format = tc_format_from_name(format)) == TC_FORMAT__COUNT) {
-        char names[512];
-        tc_format_names(names, sizeof names, ", ");
-        bad += problem(path, "\"format\" must name a format (auto, %s)", names);
+        char known[512];
+        tc_format_names(known, sizeof known, ", ");
+        bad += problem(path, "\"format\" must name a format (auto, %s)", known);
     }
 
     const char *verdict = get_string(o, "verdict");

@@ -18,6 +18,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -210,7 +210,7 @@ static void read_hwc(walker *w, const tc_json_token *open)
     int ok = 1;
     tc_json_token k, v;
     while (tc_ovni_mw_next(w, &k) && k.kind == TC_JSON_KEY) {
-        int64_t index;
+        int64_t index = 0;
         int good = small_index(&k, &index);
         if (!good)
             tc_json_report(w->j, &k, TC_RULE_OVNI_META_HWC,
