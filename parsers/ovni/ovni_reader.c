@@ -8,6 +8,7 @@
 #include "ovni_dump.h"
 #include "ovni_meta.h"
 #include "ovni_model.h"
+#include "ovni_run.h"
 
 /* Whether the bytes start a JSON object (after a BOM and white space): with
  * the format named, any such file is metadata, whatever key comes first. */
@@ -47,6 +48,10 @@ void tc_ovni_parse(tc_reader *r, const tc_parse_ctx *ctx)
             ctx->on_event(ctx->user, &rec);
         }
         tc_ovni_event ev;
+        const tc_ovni_event_info *shared;
+        if (!ctx->no_models && !ctx->on_event) /* validation alone: the model's fast loop */
+            while (tc_ovni_run(s, &model, &ev, &shared))
+                tc_ovni_model_shared(&model, &ev, shared);
         while (tc_ovni_stream_next(s, &ev)) {
             if (!ctx->no_models)
                 tc_ovni_model_event(&model, &ev);
