@@ -206,11 +206,24 @@ static int semver(const node *x, unsigned long long v[3])
     }
 }
 
+/* The models and their versions: spec/ovni/models.def, read by this
+ * file's own expansion. */
 static const struct {
     const char *name;
     char letter;
-} models[] = {{"ovni", 'O'},   {"nanos6", '6'}, {"nosv", 'V'}, {"kernel", 'K'},
-              {"openmp", 'P'}, {"tampi", 'T'},  {"mpi", 'M'},  {"nodes", 'D'}};
+    const char *version;
+} models[] = {
+#define TC_OVNI_MODEL(ID, LETTER, NAME, VERSION, NEEDS, WHO) {NAME, LETTER, VERSION},
+#include "../spec/ovni/models.def"
+};
+
+/* Rulings 9 and 15: compatible is the same major and a minor no higher. */
+static int compatible(const char *have, const unsigned long long want[3])
+{
+    unsigned long long major = strtoull(have, NULL, 10);
+    unsigned long long minor = strtoull(strchr(have, '.') + 1, NULL, 10);
+    return want[0] == major && want[1] <= minor;
+}
 
 static void judge_cpus(judge *g, const node *arr)
 {
@@ -341,14 +354,15 @@ static void judge_ovni(judge *g, const node *obj)
                 if (!version)
                     expect(g, TC_RULE_OVNI_META_REQUIRE, r->offset);
                 char letter = 0;
+                const char *have = NULL;
                 for (size_t i = 0; i < sizeof models / sizeof models[0]; i++)
-                    if (key_is(r, models[i].name))
+                    if (key_is(r, models[i].name)) {
                         letter = models[i].letter;
-                /* Ruling 9: ovni's model is 1.1.0; compatible is major 1,
-                 * minor 0 or 1. */
-                if (version && letter == 'O' && (want[0] != 1 || want[1] > 1)) {
+                        have = models[i].version;
+                    }
+                if (version && letter && !compatible(have, want)) {
                     expect(g, TC_RULE_OVNI_REQUIRE_VERSION, r->offset);
-                    m->models.incompatible['O'] = 1;
+                    m->models.incompatible[(unsigned char)letter] = 1;
                 }
                 if (letter)
                     m->models.letters[(unsigned char)letter] = 1;

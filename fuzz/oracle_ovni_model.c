@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../parsers/common/dump.h"
+#include "oracle_ovni_dump.h"
 #include "oracle_ovni_model.h"
 
 /* ---- one stream ---- */
@@ -169,7 +170,9 @@ static void event_line(FILE *f, const ovni_mem_stream *s, const ovni_mem_event *
     const uint8_t *p = lib_ovni_mem_payload(s, w);
     for (uint32_t i = 0; i < e->len; i++)
         fprintf(f, "%02x", p[i]);
-    fputs("\"}\n", f);
+    fputc('"', f);
+    ovo_dump_model(f, e->mcv, (e->flags & TC_OVNI_FLAG_JUMBO) != 0, p, e->len, s->big_endian);
+    fputs("}\n", f);
 }
 
 char *oom_trace_dump(const ovni_mem_trace *t, size_t *len)

@@ -3,10 +3,18 @@
  * of parsers/ovni/: the header, the events (flags and size code, MCV,
  * clock, payload, or jumbo size and data), the checks of rulings 1 to 5, a
  * decrease inside an unsorted region told from one outside (ruling 11), and
- * the model layer of ruling 8 (payload sizes of ovni's own events, models a
- * stream may use, libovni's thread states, flush and unsorted regions),
- * with metadata or without. From the bytes it works out the events and the
- * findings (rule, offset, length, in the parser's order) a stream deserves.
+ * what the model layer says of each event on its own (rulings 8, 9, 15 and
+ * 17: the models a stream may use and judges, every model's events and
+ * payload layouts as spec/ovni/models.def declares them, old events,
+ * libovni's thread states, flush and unsorted regions), with metadata or
+ * without. From the bytes it works out the events and the findings (rule,
+ * offset, length, in the parser's order) a stream deserves.
+ *
+ * The states the models keep across events (rulings 13 and 15: subsystems,
+ * tasks and bodies, marks, CPUs; ovo_state_rule) are not re-derived here:
+ * their findings are left out of the comparison, and judged instead by the
+ * unit tests, the conformance cases and `conformance --generate` against
+ * ovniemu (docs/fuzzing.md).
  */
 #ifndef TC_FUZZ_ORACLE_OVNI_STREAM_H
 #define TC_FUZZ_ORACLE_OVNI_STREAM_H
@@ -21,6 +29,7 @@ typedef struct ovo_view {
     const uint8_t *letters;
     int unknown_required;
     int ovni_unjudged;    /* ovni's model required at a version not known (ruling 9) */
+    const uint8_t *incompatible; /* [letter]: required at a version not known (ruling 15) */
 } ovo_view;
 
 /* Aborts unless run (the stream calls, findings uncapped) delivered the
@@ -36,11 +45,15 @@ void ovo_check_reencode(const ov_run *run, const uint8_t *p, size_t n);
 
 /* The model layer's rules (those --no-models drops). */
 int ovo_model_rule(tc_rule_id r);
+/* Those of the model layer's states across events (rulings 13 and 15),
+ * which this reading does not follow. */
+int ovo_state_rule(tc_rule_id r);
 
 /* Metadata for the model layer, from the seeded source: a thread stream or
  * not, which models it requires (ovni.require read or not), and now and
- * then ovni's own at a version not compatible with 1.1.0 (ruling 9); v is
- * what the reading is told. */
+ * then one of them, ovni's own included, at a version not compatible with
+ * the one tracecheck knows (rulings 9 and 15); v is what the reading is
+ * told. */
 void ovo_pick_meta(tc_ovni_meta *m, ovo_view *v, hx_rng *r);
 
 #endif

@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     hx_rng rng;
     hx_rng_init(&rng, data, size);
     tc_ovni_meta meta;
-    ovo_view v = {1, 0, NULL, 0, 0}; /* no metadata: a thread's stream, any model */
+    ovo_view v = {1, 0, NULL, 0, 0, NULL}; /* no metadata: a thread's stream, any model */
     int with_meta = (int)hx_rng_below(&rng, 2);
     if (with_meta)
         ovo_pick_meta(&meta, &v, &rng);

@@ -195,16 +195,60 @@ static size_t ms_write(const mstream *s, uint8_t *out, size_t max)
 
 /* ---- what events look like ---- */
 
-/* ovni's own events and their payload sizes (spec/ovni.md). */
+/* Every model's events and their payload layouts, from
+ * spec/ovni/models.def (a table of macros, no code): the fixed fields'
+ * bytes, and for jumbo events what follows them (0 nothing, 1 a string,
+ * else an array of values of that size). */
+#define MUT_SIZE_u8 1
+#define MUT_SIZE_u16 2
+#define MUT_SIZE_u32 4
+#define MUT_SIZE_u64 8
+#define MUT_SIZE_i8 1
+#define MUT_SIZE_i16 2
+#define MUT_SIZE_i32 4
+#define MUT_SIZE_i64 8
+#define MUT_LETTER_OVNI 'O'
+#define MUT_LETTER_NOSV 'V'
+#define MUT_LETTER_NANOS6 '6'
+#define MUT_LETTER_NODES 'D'
+#define MUT_LETTER_TAMPI 'T'
+#define MUT_LETTER_MPI 'M'
+#define MUT_LETTER_OPENMP 'P'
+#define MUT_LETTER_KERNEL 'K'
+#define F(t, n) +MUT_SIZE_##t
+#define S(n) +0
+#define A(t, n) +0
+#define NOFIELDS
+#undef JUMBO /* the flag byte's value, again below */
+#define JUMBO 1
+#define OLD 2
 static const struct {
-    char cv[3];
-    uint8_t payload;
-} ovni_events[] = {
-    {"Hx", 16}, {"HC", 12}, {"He", 0}, {"Hp", 0}, {"Hr", 0}, {"Hc", 0}, {"Hw", 0},
-    {"As", 4},  {"Ar", 8},  {"Cn", 4}, {"B.", 0}, {"F[", 0}, {"F]", 0}, {"U[", 0},
-    {"U]", 0},  {"M[", 12}, {"M]", 12}, {"M=", 12},
+    char mcv[3];
+    uint8_t jumbo;
+    uint8_t fixed;
+} known_events[] = {
+#define TC_OVNI_EVENT(MODEL, C, V, FLAGS, FIELDS, ACTION, CHAN, STATE, MEANING)                    \
+    {{MUT_LETTER_##MODEL, C, V}, ((FLAGS) & JUMBO) != 0, 0 FIELDS},
+#include "../spec/ovni/models.def"
 };
-#define N_OVNI_EVENTS (sizeof ovni_events / sizeof ovni_events[0])
+#undef F
+#undef S
+#undef A
+#define F(t, n)
+#define S(n) 1 +
+#define A(t, n) MUT_SIZE_##t +
+static const uint8_t known_tails[] = {
+#define TC_OVNI_EVENT(MODEL, C, V, FLAGS, FIELDS, ACTION, CHAN, STATE, MEANING) FIELDS 0,
+#include "../spec/ovni/models.def"
+};
+#undef F
+#undef S
+#undef A
+#undef NOFIELDS
+#undef JUMBO
+#undef OLD
+#define JUMBO 0x10u
+#define N_KNOWN_EVENTS (sizeof known_events / sizeof known_events[0])
 
 /* Letters of the models ovni knows, and a few it does not. */
 static const char models[] = "O6VKPTMDOOOXZ";
@@ -228,13 +272,30 @@ static mev new_event(rng *r, const mstream *s, size_t at)
     size_t len;
     switch (below(r, 4)) {
     case 0:
-    case 1: { /* one of ovni's own, well formed */
-        size_t k = below(r, N_OVNI_EVENTS);
-        e.mcv[0] = 'O';
-        memcpy(e.mcv + 1, ovni_events[k].cv, 2);
-        len = ovni_events[k].payload;
-        e.b0 = code_for(len);
-        break;
+    case 1: { /* an event of one of the models, laid out as its model says */
+        size_t k = below(r, N_KNOWN_EVENTS);
+        memcpy(e.mcv, known_events[k].mcv, 3);
+        len = known_events[k].fixed;
+        if (!known_events[k].jumbo) {
+            e.b0 = code_for(len);
+            break;
+        }
+        e.b0 = JUMBO | 3u;
+        uint8_t tail = known_tails[k];
+        len += tail == 1 ? 1 + below(r, 12) : tail * (1 + below(r, 4));
+        e.jsize = (uint32_t)len;
+        e.data = malloc(len ? len : 1);
+        if (e.data) {
+            /* Small ids (tasks, types, bodies, CPUs, marks: 0 to 3) meet
+             * each other; a string of letters ends with its NUL. */
+            memset(e.data, 0, len);
+            for (size_t f = 0; f < known_events[k].fixed; f += 4)
+                e.data[f] = (uint8_t)below(r, 4);
+            for (size_t t = known_events[k].fixed; tail == 1 && t + 1 < len; t++)
+                e.data[t] = (uint8_t)('a' + below(r, 26));
+            e.len = len;
+        }
+        return e;
     }
     case 2: /* another model's, or an unknown one */
         e.mcv[0] = (uint8_t)models[below(r, sizeof models - 1)];
@@ -254,8 +315,11 @@ static mev new_event(rng *r, const mstream *s, size_t at)
     }
     e.data = malloc(len ? len : 1);
     if (e.data) {
+        /* Fields of small values now and then, so that ids meet. */
+        int small = one_in(r, 2);
         for (size_t i = 0; i < len; i++)
-            e.data[i] = (uint8_t)(one_in(r, 2) ? 0 : next(r));
+            e.data[i] = small ? (uint8_t)(i % 4 == 0 ? below(r, 4) : 0)
+                              : (uint8_t)(one_in(r, 2) ? 0 : next(r));
         e.len = len;
     }
     return e;
@@ -343,11 +407,10 @@ static int mutate_once(rng *r, mstream *s, size_t max_size)
             return resize(r, e, code ? code + 1u : 0u);
         }
         return 1;
-    case 7: /* MCV: one of ovni's own events */
+    case 7: /* MCV: an event of one of the models */
         if (!e)
             return 0;
-        e->mcv[0] = 'O';
-        memcpy(e->mcv + 1, ovni_events[below(r, N_OVNI_EVENTS)].cv, 2);
+        memcpy(e->mcv, known_events[below(r, N_KNOWN_EVENTS)].mcv, 3);
         return 1;
     case 8: /* MCV: a model letter, a printable byte, or not printable */
         if (!e)

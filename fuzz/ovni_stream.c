@@ -6,13 +6,13 @@
  *  - the parser reads the stream as spec/ovni.md says (oracle_ovni_stream.h:
  *    the same events, field by field, and the same findings, rule, offset
  *    and length, in order), without metadata and with metadata picked from
- *    the seeded source (a thread or not, which models are required, ovni's
- *    own at an incompatible version), and every event re-encodes to the
+ *    the seeded source (a thread or not, which of every model are required,
+ *    some at an incompatible version), and every event re-encodes to the
  *    input's bytes;
  *  - every input path gives the same result: memory, read() with tiny
  *    windows, sliding mmap windows; the library's entry point (which keeps
  *    payloads and writes the canonical dump) and the stream calls a whole
- *    trace's check makes, with payloads and without;
+ *    trace's check makes; the stream layer with payloads and without;
  *  - options change only what they should: without the model layer only its
  *    findings go; with the default repeat cap each rule stops at the cap
  *    with one TC-DIAG-SUPPRESSED note;
@@ -47,7 +47,7 @@ static int read_as_metadata(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const ovo_view plain = {1, 0, NULL, 0, 0}; /* no metadata: a thread's stream, any model */
+    const ovo_view plain = {1, 0, NULL, 0, 0, NULL}; /* no metadata: a thread's stream, any model */
     hx_rng rng;
     hx_rng_init(&rng, data, size);
     int as_meta = read_as_metadata(data, size);
@@ -69,10 +69,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ovo_check_dump(&lib);
     }
 
-    /* Without payloads (a trace's check): jumbo data is skipped, not held. */
-    const ov_opts quiet = {.models = 1, .keep = 1, .hash = 1};
+    /* Without payloads: jumbo data is skipped, not held, so the model layer
+     * cannot read a jumbo event's string; everything else is the same. */
+    const ov_opts quiet = {.keep = 1, .hash = 1};
+    const ov_opts loud = {.payloads = 1, .keep = 1, .hash = 1};
+    ov_run held;
     ov_parse_stream_path(&other, HX_RAW, data, size, 0, &quiet);
-    ov_assert_same_runs(&base, "with payloads", &other, "without", 0);
+    ov_parse_stream_path(&held, HX_RAW, data, size, 0, &loud);
+    ov_assert_same_runs(&held, "with payloads", &other, "without", 0);
+    ov_run_free(&held);
     ov_run_free(&other);
 
     const ov_opts no_models = {.payloads = 1, .hash = 1};
@@ -90,7 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tc_ovni_meta meta;
     ovo_view v;
     ovo_pick_meta(&meta, &v, &rng);
-    const ov_opts with_meta = {.models = 1, .meta = &meta, .keep = 1};
+    const ov_opts with_meta = {.payloads = 1, .models = 1, .meta = &meta, .keep = 1};
     ov_parse_stream_path(&other, HX_RAW, data, size, 0, &with_meta);
     hx_check_well_formed(&other.f, "OVNI");
     ovo_check_stream(&other, data, size, &v, 1, "with metadata");

@@ -371,6 +371,10 @@ static void task_create(tc_ovni_model *m, const tc_ovni_event *ev, const task_mo
         return;
     }
     if (!tc_idmap_get(&b->types, type)) {
+        /* A stream read alone does not see the types its process's other
+         * threads made: the task is not followed. */
+        if (m->own_world)
+            return;
         tc_ovni_say(m, TC_RULE_OVNI_TASK_TYPE_UNKNOWN, ev,
                     "%s makes task %u of type %u, but %s made no %s task type %u (the "
                     "emulator's task_create)",
@@ -436,6 +440,8 @@ static void body_event(tc_ovni_model *m, const tc_ovni_event *ev, const task_mod
         return;
     }
     if (!t) {
+        if (m->own_world)
+            return; /* made by another thread, which a stream read alone does not see */
         tc_ovni_say(m, TC_RULE_OVNI_TASK_UNKNOWN, ev,
                     "%s names task %u, which %s never made (no %s of it before; the %s model's "
                     "update_task_state)",
@@ -614,7 +620,7 @@ static void worksharing(tc_ovni_model *m, const tc_ovni_event *ev, const task_mo
                     ev->mcv);
         return;
     }
-    if (!tc_idmap_get(&b->types, type)) {
+    if (!tc_idmap_get(&b->types, type) && !m->own_world) {
         tc_ovni_say(m, TC_RULE_OVNI_TASK_TYPE_UNKNOWN, ev,
                     "%s names worksharing type %u, but %s made no openmp type %u (POc)", ev->mcv,
                     (unsigned)type, proc_name(m, p, sizeof p), (unsigned)type);
