@@ -8,6 +8,7 @@
 #include "../parsers/common/dump.h"
 #include "oracle_dump.h"
 #include "oracle_ovni_dump.h"
+#include "ovni_spec_table.h"
 
 /* ---- the canonical dump ---- */
 
@@ -42,21 +43,13 @@ static void dump_mcv(char *out, const char mcv[4]) { dump_mcv_n(out, mcv, 3); }
 #define NOFIELDS ""
 #define JUMBO 1
 #define OLD 2
-#define OD_LETTER_OVNI 'O'
-#define OD_LETTER_NOSV 'V'
-#define OD_LETTER_NANOS6 '6'
-#define OD_LETTER_NODES 'D'
-#define OD_LETTER_TAMPI 'T'
-#define OD_LETTER_MPI 'M'
-#define OD_LETTER_OPENMP 'P'
-#define OD_LETTER_KERNEL 'K'
 static const struct {
     char mcv[3];
     int flags;
     const char *layout;
 } od_events[] = {
 #define TC_OVNI_EVENT(MODEL, C, V, FLAGS, FIELDS, ACTION, CHAN, STATE, MEANING)                    \
-    {{OD_LETTER_##MODEL, C, V}, FLAGS, FIELDS},
+    {{OVS_LETTER_##MODEL, C, V}, FLAGS, FIELDS},
 #include "../spec/ovni/models.def"
 };
 #undef F

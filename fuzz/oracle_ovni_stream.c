@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "oracle_ovni_stream.h"
+#include "ovni_spec_table.h"
 
 /* ---- the stream as spec/ovni.md describes it ---- */
 
@@ -61,43 +62,24 @@ typedef struct mstate {
 } mstate;
 
 /* Every model's events and their payload layouts, read off
- * spec/ovni/models.def by this file's own expansion of it. */
+ * spec/ovni/models.def by this file's own expansion of it; otails[i] is
+ * what follows event i's fixed fields in a jumbo payload (0 nothing, 1 a
+ * NUL-terminated string, else the size of an array's values). */
 typedef struct oevent {
     char m, c, v;
     uint8_t jumbo, old;
     uint16_t fixed; /* bytes of the fixed fields */
-    uint8_t tail;   /* 0 none, 1 a NUL-terminated string, else the array's unit */
 } oevent;
 
-#define O_SIZE_u8 1
-#define O_SIZE_u16 2
-#define O_SIZE_u32 4
-#define O_SIZE_u64 8
-#define O_SIZE_i8 1
-#define O_SIZE_i16 2
-#define O_SIZE_i32 4
-#define O_SIZE_i64 8
-#define F(t, n) +O_SIZE_##t
+#define F(t, n) +OVS_SIZE_##t
 #define S(n) +0
 #define A(t, n) +0
 #define NOFIELDS
 #define JUMBO 1
 #define OLD 2
-/* The tail: a string or an array is the last field when there is one. */
-#define TAIL_F(t, n)
-#define TAIL_S(n) 1 +
-#define TAIL_A(t, n) O_SIZE_##t +
-#define O_LETTER_OVNI 'O'
-#define O_LETTER_NOSV 'V'
-#define O_LETTER_NANOS6 '6'
-#define O_LETTER_NODES 'D'
-#define O_LETTER_TAMPI 'T'
-#define O_LETTER_MPI 'M'
-#define O_LETTER_OPENMP 'P'
-#define O_LETTER_KERNEL 'K'
 static const oevent oevents[] = {
 #define TC_OVNI_EVENT(MODEL, C, V, FLAGS, FIELDS, ACTION, CHAN, STATE, MEANING)                    \
-    {O_LETTER_##MODEL, C, V, ((FLAGS) & JUMBO) != 0, ((FLAGS) & OLD) != 0, 0 FIELDS, 0},
+    {OVS_LETTER_##MODEL, C, V, ((FLAGS) & JUMBO) != 0, ((FLAGS) & OLD) != 0, 0 FIELDS},
 #include "../spec/ovni/models.def"
 };
 #undef F
@@ -105,7 +87,7 @@ static const oevent oevents[] = {
 #undef A
 #define F(t, n)
 #define S(n) 1 +
-#define A(t, n) O_SIZE_##t +
+#define A(t, n) OVS_SIZE_##t +
 static const uint8_t otails[] = {
 #define TC_OVNI_EVENT(MODEL, C, V, FLAGS, FIELDS, ACTION, CHAN, STATE, MEANING) FIELDS 0,
 #include "../spec/ovni/models.def"

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ovni_mutator.h"
+#include "ovni_spec_table.h"
 
 #define HEADER 8
 #define EVENT_HEADER 12
@@ -199,23 +200,7 @@ static size_t ms_write(const mstream *s, uint8_t *out, size_t max)
  * spec/ovni/models.def (a table of macros, no code): the fixed fields'
  * bytes, and for jumbo events what follows them (0 nothing, 1 a string,
  * else an array of values of that size). */
-#define MUT_SIZE_u8 1
-#define MUT_SIZE_u16 2
-#define MUT_SIZE_u32 4
-#define MUT_SIZE_u64 8
-#define MUT_SIZE_i8 1
-#define MUT_SIZE_i16 2
-#define MUT_SIZE_i32 4
-#define MUT_SIZE_i64 8
-#define MUT_LETTER_OVNI 'O'
-#define MUT_LETTER_NOSV 'V'
-#define MUT_LETTER_NANOS6 '6'
-#define MUT_LETTER_NODES 'D'
-#define MUT_LETTER_TAMPI 'T'
-#define MUT_LETTER_MPI 'M'
-#define MUT_LETTER_OPENMP 'P'
-#define MUT_LETTER_KERNEL 'K'
-#define F(t, n) +MUT_SIZE_##t
+#define F(t, n) +OVS_SIZE_##t
 #define S(n) +0
 #define A(t, n) +0
 #define NOFIELDS
@@ -228,7 +213,7 @@ static const struct {
     uint8_t fixed;
 } known_events[] = {
 #define TC_OVNI_EVENT(MODEL, C, V, FLAGS, FIELDS, ACTION, CHAN, STATE, MEANING)                    \
-    {{MUT_LETTER_##MODEL, C, V}, ((FLAGS) & JUMBO) != 0, 0 FIELDS},
+    {{OVS_LETTER_##MODEL, C, V}, ((FLAGS) & JUMBO) != 0, 0 FIELDS},
 #include "../spec/ovni/models.def"
 };
 #undef F
@@ -236,7 +221,7 @@ static const struct {
 #undef A
 #define F(t, n)
 #define S(n) 1 +
-#define A(t, n) MUT_SIZE_##t +
+#define A(t, n) OVS_SIZE_##t +
 static const uint8_t known_tails[] = {
 #define TC_OVNI_EVENT(MODEL, C, V, FLAGS, FIELDS, ACTION, CHAN, STATE, MEANING) FIELDS 0,
 #include "../spec/ovni/models.def"

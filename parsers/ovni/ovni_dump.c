@@ -3,6 +3,7 @@
 
 #include "../common/bytes.h"
 #include "ovni_dump.h"
+#include "ovni_merge.h"
 #include "ovni_models.h"
 
 /* The payload by field name (spec/ovni/models.def), when it matches its
@@ -109,37 +110,12 @@ void tc_ovni_dump(tc_jsonl *w, const void *record)
 
 /* One stream being merged: its reader and its next event. */
 typedef struct source {
+    tc_ovni_head head;  /* first: its next event and place, in the merge */
     tc_input *in;
     tc_ovni_stream *s;
     tc_diag_sink quiet; /* findings were reported by the validation pass */
-    tc_ovni_event ev;
-    size_t index;       /* in path order: breaks clock ties */
     const char *rel;
 } source;
-
-static int before(const source *a, const source *b)
-{
-    if (a->ev.clock != b->ev.clock)
-        return a->ev.clock < b->ev.clock;
-    return a->index < b->index;
-}
-
-static void sift_down(source **h, size_t n, size_t i)
-{
-    for (;;) {
-        size_t l = 2 * i + 1, m = i;
-        if (l < n && before(h[l], h[m]))
-            m = l;
-        if (l + 1 < n && before(h[l + 1], h[m]))
-            m = l + 1;
-        if (m == i)
-            return;
-        source *t = h[i];
-        h[i] = h[m];
-        h[m] = t;
-        i = m;
-    }
-}
 
 int tc_ovni_dump_trace(FILE *out, tc_ovni_stream_file *streams, size_t n, const tc_input_opts *io,
                        tc_error *err)
@@ -148,7 +124,7 @@ int tc_ovni_dump_trace(FILE *out, tc_ovni_stream_file *streams, size_t n, const 
     tc_ovni_dump_record rec = {TC_OVNI_REC_HEADER, NULL, NULL, 0, NULL};
     tc_ovni_dump(&w, &rec);
     source *src = calloc(n ? n : 1, sizeof *src);
-    source **heap = calloc(n ? n : 1, sizeof *heap);
+    tc_ovni_head **heap = calloc(n ? n : 1, sizeof *heap);
     int rc = 0;
     if (!src || !heap) {
         free(src);
@@ -168,7 +144,7 @@ int tc_ovni_dump_trace(FILE *out, tc_ovni_stream_file *streams, size_t n, const 
         if (f->has_obs)
             tc_ovni_dump(&w, &rec);
         source *s = &src[i];
-        s->index = i;
+        s->head.index = i;
         s->rel = f->rel;
         if (!f->has_obs)
             continue;
@@ -185,20 +161,19 @@ int tc_ovni_dump_trace(FILE *out, tc_ovni_stream_file *streams, size_t n, const 
         }
         tc_diag_init(&s->quiet, f->obs, 1, 0, NULL, NULL);
         s->s = tc_ovni_stream_new(tc_input_reader(s->in), &s->quiet, 1);
-        if (s->s && tc_ovni_stream_header(s->s) && tc_ovni_stream_next(s->s, &s->ev))
-            heap[live++] = s;
+        if (s->s && tc_ovni_stream_header(s->s) && tc_ovni_stream_next(s->s, &s->head.ev))
+            heap[live++] = &s->head;
     }
     if (rc != 0)
         live = 0;
-    for (size_t i = live / 2; i-- > 0;)
-        sift_down(heap, live, i);
+    tc_ovni_heapify(heap, live);
     while (live) {
-        source *s = heap[0];
-        rec = (tc_ovni_dump_record){TC_OVNI_REC_EVENT, s->rel, &s->ev, 0, NULL};
+        source *s = (source *)heap[0];
+        rec = (tc_ovni_dump_record){TC_OVNI_REC_EVENT, s->rel, &s->head.ev, 0, NULL};
         tc_ovni_dump(&w, &rec);
-        if (!tc_ovni_stream_next(s->s, &s->ev))
+        if (!tc_ovni_stream_next(s->s, &s->head.ev))
             heap[0] = heap[--live];
-        sift_down(heap, live, 0);
+        tc_ovni_sift_down(heap, live, 0);
     }
     for (size_t i = 0; i < n; i++) {
         tc_ovni_stream_free(src[i].s);

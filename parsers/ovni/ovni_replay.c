@@ -9,16 +9,16 @@
  */
 #include <stdlib.h>
 
+#include "ovni_merge.h"
 #include "ovni_replay.h"
 #include "ovni_run.h"
 
 typedef struct player {
+    tc_ovni_head head;     /* first: its next event and place, in the merge */
     tc_ovni_stream_file *f;
-    size_t index;          /* the stream's place in path order */
     tc_input *in;
     tc_ovni_stream *s;
     tc_ovni_model *m;
-    tc_ovni_event ev;      /* the shared event it waits at */
     const tc_ovni_event_info *e; /* and what it is */
     int first;
 } player;
@@ -29,54 +29,32 @@ typedef struct player {
 #define WINDOW_MIN (256u << 10)
 #define WINDOW_MAX (16u << 20)
 
-static int before(const player *a, const player *b)
-{
-    if (a->ev.clock != b->ev.clock)
-        return a->ev.clock < b->ev.clock;
-    return a->index < b->index;
-}
-
-static void sift_down(player **h, size_t n, size_t i)
-{
-    for (;;) {
-        size_t l = 2 * i + 1, m = i;
-        if (l < n && before(h[l], h[m]))
-            m = l;
-        if (l + 1 < n && before(h[l + 1], h[m]))
-            m = l + 1;
-        if (m == i)
-            return;
-        player *t = h[i];
-        h[i] = h[m];
-        h[m] = t;
-        i = m;
-    }
-}
+static int before(const player *a, const player *b) { return tc_ovni_before(&a->head, &b->head); }
 
 /* Runs the stream through the events of its own thread: 1 when it stops at
- * a shared one (in p->ev), 0 at its end. Its findings carry its key. While
+ * a shared one (in p->head.ev), 0 at its end. Its findings carry its key. While
  * its shared events come before bound's (the first of the other streams,
  * which wait), they are its turn in the merge anyway: it judges them itself
  * and runs on. With bound p itself, it stops at the first. */
 static int advance(player *p, const player *bound, tc_diag_order *o, int models)
 {
-    tc_diag_order_key(o, TC_OVNI_KEY(p->index, TC_OVNI_PHASE_EVENTS));
+    tc_diag_order_key(o, TC_OVNI_KEY(p->head.index, TC_OVNI_PHASE_EVENTS));
     tc_diag_order_sink(o)->input = p->f->obs;
     if (p->first) { /* ruling 10 compares the first clock of each stream */
-        if (!tc_ovni_stream_next(p->s, &p->ev))
+        if (!tc_ovni_stream_next(p->s, &p->head.ev))
             return 0;
         p->first = 0;
-        if (p->ev.clock < TC_OVNI_CLOCK_LIMIT) {
+        if (p->head.ev.clock < TC_OVNI_CLOCK_LIMIT) {
             p->f->has_first_clock = 1;
-            p->f->first_clock = p->ev.clock;
-            p->f->first_offset = p->ev.offset;
+            p->f->first_clock = p->head.ev.clock;
+            p->f->first_offset = p->head.ev.offset;
         }
-        if (models && (p->e = tc_ovni_model_local(p->m, &p->ev)) != NULL)
+        if (models && (p->e = tc_ovni_model_local(p->m, &p->head.ev)) != NULL)
             return 1;
     }
     tc_ovni_stream *s = p->s;
     tc_ovni_model *m = p->m;
-    tc_ovni_event *ev = &p->ev;
+    tc_ovni_event *ev = &p->head.ev;
     if (!models) {
         while (tc_ovni_stream_next(s, ev))
             ;
@@ -94,7 +72,7 @@ static void open_player(player *p, tc_ovni_model *m, tc_ovni_world *w, size_t pr
                         tc_diag_order *o, const tc_ovni_opts *opts, size_t window)
 {
     tc_ovni_stream_file *f = p->f;
-    tc_diag_order_key(o, TC_OVNI_KEY(p->index, TC_OVNI_PHASE_EVENTS));
+    tc_diag_order_key(o, TC_OVNI_KEY(p->head.index, TC_OVNI_PHASE_EVENTS));
     tc_diag_sink *d = tc_diag_order_sink(o);
     d->input = f->obs;
     tc_input_opts io = opts->input;
@@ -118,7 +96,7 @@ static void open_player(player *p, tc_ovni_model *m, tc_ovni_world *w, size_t pr
 static void close_player(player *p, tc_diag_order *o, int models)
 {
     tc_ovni_stream_file *f = p->f;
-    tc_diag_order_key(o, TC_OVNI_KEY(p->index, TC_OVNI_PHASE_EVENTS));
+    tc_diag_order_key(o, TC_OVNI_KEY(p->head.index, TC_OVNI_PHASE_EVENTS));
     tc_diag_order_sink(o)->input = f->obs;
     if (p->m && p->s && models) {
         p->m->cut = tc_ovni_stream_cut(p->s);
@@ -148,7 +126,7 @@ void tc_ovni_replay(tc_ovni_stream_file *streams, tc_ovni_group *g, tc_diag_orde
 {
     int models = !opts->no_models;
     player *pl = calloc(g->n ? g->n : 1, sizeof *pl);
-    player **heap = calloc(g->n ? g->n : 1, sizeof *heap);
+    tc_ovni_head **heap = calloc(g->n ? g->n : 1, sizeof *heap);
     if (!pl || !heap) {
         free(pl);
         free(heap);
@@ -158,7 +136,7 @@ void tc_ovni_replay(tc_ovni_stream_file *streams, tc_ovni_group *g, tc_diag_orde
     size_t window = WINDOW_BUDGET / (g->n ? g->n : 1);
     window = window < WINDOW_MIN ? WINDOW_MIN : window > WINDOW_MAX ? WINDOW_MAX : window;
     for (size_t k = 0; k < g->n; k++) {
-        pl[k].index = g->streams[k];
+        pl[k].head.index = g->streams[k];
         pl[k].f = &streams[g->streams[k]];
         open_player(&pl[k], &g->models[k], &g->world, proc_of(&g->world, pl[k].f), o, opts,
                     window);
@@ -167,21 +145,22 @@ void tc_ovni_replay(tc_ovni_stream_file *streams, tc_ovni_group *g, tc_diag_orde
     size_t live = 0;
     for (size_t k = 0; k < g->n; k++)
         if (pl[k].s && advance(&pl[k], &pl[k], o, models))
-            heap[live++] = &pl[k];
-    for (size_t i = live / 2; i-- > 0;)
-        sift_down(heap, live, i);
+            heap[live++] = &pl[k].head;
+    tc_ovni_heapify(heap, live);
     while (live) {
-        player *p = heap[0];
-        tc_diag_order_key(o, TC_OVNI_KEY(p->index, TC_OVNI_PHASE_EVENTS));
+        player *p = (player *)heap[0];
+        tc_diag_order_key(o, TC_OVNI_KEY(p->head.index, TC_OVNI_PHASE_EVENTS));
         tc_diag_order_sink(o)->input = p->f->obs;
-        tc_ovni_model_shared(p->m, &p->ev, p->e);
-        const player *bound = live < 2 ? NULL : live > 2 && before(heap[2], heap[1]) ? heap[2] : heap[1];
+        tc_ovni_model_shared(p->m, &p->head.ev, p->e);
+        const player *bound = (const player *)(live < 2                                  ? NULL
+                                                : live > 2 && tc_ovni_before(heap[2], heap[1]) ? heap[2]
+                                                                                            : heap[1]);
         if (advance(p, bound, o, models)) {
-            sift_down(heap, live, 0);
+            tc_ovni_sift_down(heap, live, 0);
         } else {
             heap[0] = heap[--live];
             if (live)
-                sift_down(heap, live, 0);
+                tc_ovni_sift_down(heap, live, 0);
         }
     }
     for (size_t k = 0; k < g->n; k++)
