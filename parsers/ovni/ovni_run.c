@@ -47,12 +47,8 @@ static int run_fast(tc_ovni_stream *s, tc_ovni_model *m, tc_ovni_event *ev,
         last_at = b;
         count++;
         const uint8_t *next = b + TC_OVNI_EVENT_HEADER_SIZE + len;
-        if (e->action == TC_OVNI_A_NONE && !e->shared) {
-            b = next;
-            continue;
-        }
         uint64_t pos = r->base_off + (uint64_t)(b - r->base);
-        if (!e->shared && tc_ovni_model_step(m, e, pos, b + TC_OVNI_EVENT_HEADER_SIZE, be)) {
+        if (tc_ovni_model_step(m, e, pos, b + TC_OVNI_EVENT_HEADER_SIZE, be)) {
             b = next;
             continue;
         }
