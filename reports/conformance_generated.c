@@ -44,6 +44,15 @@ void tc_gen_conf_report_text(FILE *f, const tc_gen_conf_run *run)
         fprintf(f, "   %llu trace%s, the first at iteration %llu\n",
                 (unsigned long long)c->hits, c->hits == 1 ? "" : "s",
                 (unsigned long long)c->iteration);
+        if (c->nexamples_seen > 1 || (c->nexamples && strcmp(c->examples[0], c->answer + 8))) {
+            fprintf(f, "   %zu message%s as printed", c->nexamples_seen,
+                    c->nexamples_seen == 1 ? "" : "s");
+            if (c->nexamples_seen > c->nexamples)
+                fprintf(f, " (the first %zu)", c->nexamples);
+            fputs(":\n", f);
+            for (size_t k = 0; k < c->nexamples; k++)
+                fprintf(f, "     %s\n", c->examples[k]);
+        }
         if (!c->name) {
             fprintf(f, "   no case: the run stopped before it was written\n");
             continue;
@@ -98,6 +107,10 @@ void tc_gen_conf_report_json(FILE *f, const tc_gen_conf_run *run)
             free(copy);
         }
         cJSON_AddStringToObject(x, "answer", c->answer);
+        cJSON *ex = cJSON_AddArrayToObject(x, "examples");
+        for (size_t k = 0; k < c->nexamples; k++)
+            cJSON_AddItemToArray(ex, cJSON_CreateString(c->examples[k]));
+        cJSON_AddNumberToObject(x, "examples_seen", (double)c->nexamples_seen);
         cJSON_AddNumberToObject(x, "traces", (double)c->hits);
         cJSON_AddNumberToObject(x, "first_iteration", (double)c->iteration);
         add_string(x, "case", c->name);
@@ -141,6 +154,12 @@ void tc_gen_conf_report_html(FILE *f, const tc_gen_conf_run *run)
         for (size_t k = 0; k < 4; k++) {
             fputs("<td>", f);
             tc_conf_html_text(f, cells[k]);
+            /* The answer's messages as printed, under it. */
+            for (size_t e = 0; k == 3 && e < c->nexamples; e++) {
+                fputs("<br><small>", f);
+                tc_conf_html_text(f, c->examples[e]);
+                fputs("</small>", f);
+            }
             fputs("</td>", f);
         }
         fprintf(f, "<td>%llu</td><td>", (unsigned long long)c->hits);

@@ -42,6 +42,7 @@ void register_dtrc_fast_suite(void);   /* test_dtrc_fast.c */
 void register_dcfg_generator_suite(void); /* test_dcfg_generator.c */
 void register_conf_pair_suite(void);   /* test_conf_pair.c */
 void register_conf_tools_suite(void);  /* test_conf_tools.c */
+void register_gen_answer_suite(void);  /* test_gen_answer.c */
 void register_perf_generator_suite(void); /* test_perf_generator.c */
 void register_perf_container_suite(void); /* test_perf_container.c */
 void register_perf_sm_suite(void);     /* test_perf_sm.c */

@@ -30,6 +30,7 @@ static void (*const registrations[])(void) = {
     register_dcfg_generator_suite,
     register_conf_pair_suite,
     register_conf_tools_suite,
+    register_gen_answer_suite,
     register_perf_generator_suite,
     register_perf_container_suite,
     register_perf_sm_suite,

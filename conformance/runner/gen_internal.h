@@ -50,6 +50,8 @@ typedef struct gx_probe {
     tc_conf_result r;       /* the implementation judged against c */
     char *key;              /* the class: "FORMAT|VERDICT|RULES|ANSWER" */
     char *rules, *answer;   /* its parts */
+    char *example;          /* what the implementation said, as printed (gen_answer.h);
+                             * NULL when its answer quotes no message */
     int diverges;           /* r is not a pass, or tracecheck failed itself */
     int ours_failed;        /* tracecheck failed itself: crashed, or missed the intent */
     int intent;             /* the rule the generator broke, or -1 */

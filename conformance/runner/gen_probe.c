@@ -9,7 +9,8 @@
  * and notes say nothing of why a valid trace is refused), and the
  * implementation's
  * answer: accept; reject, with the line it printed that says what is
- * wrong (numbers and paths taken out, so that one message is one class); crash, with
+ * wrong (its values taken out, gen_answer.h, so that one message is one
+ * class; the line as printed is kept as an example); crash, with
  * the signal or exit status; timeout; dump (a verdict that agrees, a dump
  * that does not); output (an adapter's own check of the output failed).
  */
@@ -21,6 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "gen_answer.h"
 #include "gen_internal.h"
 #include "impl.h"
 #include "proc.h"
@@ -34,97 +36,6 @@ static const tc_conf_impl tracecheck_impl = {.name = "tracecheck", .kind = TC_IM
 static int stopping(void)
 {
     return gx_stop || (gx_deadline > 0 && tc_proc_now() >= gx_deadline);
-}
-
-#define WORD_ENDS " '\"`()=,"
-
-/* Whether s[i] starts a word with a '/' in it (a path: the trace's, a
- * scratch copy's, a stream's within the trace): its length, else 0. A
- * colon that ends it is left to the message. */
-static size_t path_at(const char *s, size_t i, size_t n)
-{
-    if (i > 0 && !strchr(WORD_ENDS, s[i - 1]))
-        return 0;
-    size_t k = i;
-    while (k < n && !strchr(WORD_ENDS, s[k]))
-        k++;
-    while (k > i && s[k - 1] == ':')
-        k--;
-    return memchr(s + i, '/', k - i) ? k - i : 0;
-}
-
-/* Whether s[i] opens a quoted name with a '/' in it (ovniemu's
- * 'loom.x/proc.1/thread.1'): its length with the quotes, else 0. */
-static size_t quoted_path_at(const char *s, size_t i, size_t n)
-{
-    if (s[i] != '\'' && s[i] != '"')
-        return 0;
-    const char *end = memchr(s + i + 1, s[i], n - i - 1);
-    return end && memchr(s + i + 1, '/', (size_t)(end - s - i - 1)) ? (size_t)(end - s - i) + 1
-                                                                    : 0;
-}
-
-/* The line that says what went wrong: the first that says error, fatal,
- * fail or invalid (tools log progress first), else the first; from stderr,
- * else stdout. */
-static const char *telling_line(const tc_conf_outcome *o, size_t *len)
-{
-    static const char *const words[] = {"error", "fatal", "fail", "invalid", "abort"};
-    const char *s = o->err && *o->err ? o->err : o->out ? o->out : "";
-    const char *first = NULL;
-    for (const char *line = s; *line;) {
-        size_t n = strcspn(line, "\n");
-        char low[512];
-        size_t k = n < sizeof low - 1 ? n : sizeof low - 1;
-        for (size_t i = 0; i < k; i++)
-            low[i] = (char)tolower((unsigned char)line[i]);
-        low[k] = '\0';
-        if (k && !first)
-            first = line;
-        for (size_t w = 0; w < sizeof words / sizeof *words; w++)
-            if (strstr(low, words[w])) {
-                *len = n;
-                return line;
-            }
-        line += n + (line[n] == '\n');
-    }
-    first = first ? first : s;
-    *len = strcspn(first, "\n");
-    return first;
-}
-
-/* What the implementation said, with runs of digits as N and paths (the
- * trace's, a scratch copy's, a stream's within the trace) as PATH, at most
- * 100 bytes: one message, one class. */
-static char *first_line(const tc_conf_outcome *o)
-{
-    size_t n, k = 0, q;
-    const char *s = telling_line(o, &n);
-    while (n && (*s == ' ' || *s == '\t'))
-        s++, n--;
-    char *out = malloc(110);
-    if (!out)
-        abort();
-    for (size_t i = 0; i < n && k < 100;) {
-        if ((q = quoted_path_at(s, i, n)) != 0) {
-            memcpy(out + k, "'PATH'", 6);
-            k += 6;
-            i += q;
-        } else if ((q = path_at(s, i, n)) != 0) {
-            memcpy(out + k, "PATH", 4);
-            k += 4;
-            i += q;
-        } else if (isdigit((unsigned char)s[i])) {
-            while (i < n && isxdigit((unsigned char)s[i]))
-                i++;
-            out[k++] = 'N';
-        } else {
-            out[k++] = (char)(isprint((unsigned char)s[i]) && s[i] != '|' ? s[i] : '?');
-            i++;
-        }
-    }
-    out[k] = '\0';
-    return out;
 }
 
 static char *answer_of(const tc_conf_result *r, const tc_conf_case *c, const tc_conf_outcome *o)
@@ -144,7 +55,9 @@ static char *answer_of(const tc_conf_result *r, const tc_conf_case *c, const tc_
     if (r->verdict == TC_VERDICT_ACCEPT && c->verdict != TC_VERDICT_ACCEPT)
         return tc_conf_strdup("accept");
     if (r->verdict == TC_VERDICT_REJECT && c->verdict != TC_VERDICT_REJECT) {
-        char *line = first_line(o);
+        size_t n;
+        const char *told = gx_telling_line(o, &n);
+        char *line = gx_answer_class(told, n);
         char *a = tc_conf_printf("reject: %s", line);
         free(line);
         return a;
@@ -302,6 +215,11 @@ void gx_probe_run(gx_probe *p, const tc_gen_conf_options *opt, const tc_format_o
         tc_conf_judge(c, opt->impl, &p->theirs, &p->r);
         p->diverges = p->r.kind != TC_CONF_PASS;
         p->answer = p->diverges ? answer_of(&p->r, c, &p->theirs) : tc_conf_strdup("agree");
+        if (p->diverges && !strncmp(p->answer, "reject: ", 8)) {
+            size_t n;
+            const char *told = gx_telling_line(&p->theirs, &n);
+            p->example = gx_answer_example(told, n);
+        }
     }
     /* When tracecheck crashed, its rules are still the outcome's. */
     char rules[512];
@@ -336,5 +254,6 @@ void gx_probe_free(gx_probe *p)
     free(p->key);
     free(p->rules);
     free(p->answer);
+    free(p->example);
     memset(p, 0, sizeof *p);
 }

@@ -147,7 +147,9 @@ static int iteration(const tc_gen_conf_options *opt, uint64_t i, int fd, const c
                                        tc_conf_verdict_name(p.c.verdict), rules, answer);
             free(rules);
             free(answer);
-            say(fd, "D\t%llu\t%s", (unsigned long long)i, cls);
+            char *example = clean(p.example ? p.example : "");
+            say(fd, "D\t%llu\t%s\t%s", (unsigned long long)i, cls, example);
+            free(example);
             if (seen_add(classes, cls) && claim(work, cls, i)) {
                 char *generated = gx_draw_command(&d);
                 gx_case_source src = {.drawn = generated, .bytes_drawn = gx_bytes(input)};

@@ -75,6 +75,28 @@ static found *find(parent *p, char *const *f)
     return x;
 }
 
+/* Keeps example e of class c when it is new and among the smallest
+ * TC_GEN_EXAMPLES (in byte order: the same set whatever the workers'
+ * order). */
+static void add_example(tc_gen_class *c, const char *e)
+{
+    size_t at = 0;
+    while (at < c->nexamples && strcmp(c->examples[at], e) < 0)
+        at++;
+    if (at < c->nexamples && !strcmp(c->examples[at], e))
+        return;
+    c->nexamples_seen++;
+    if (at == TC_GEN_EXAMPLES)
+        return;
+    if (!c->examples && !(c->examples = calloc(TC_GEN_EXAMPLES, sizeof *c->examples)))
+        abort();
+    if (c->nexamples == TC_GEN_EXAMPLES)
+        free(c->examples[--c->nexamples]);
+    memmove(c->examples + at + 1, c->examples + at, (c->nexamples - at) * sizeof *c->examples);
+    c->examples[at] = tc_conf_strdup(e);
+    c->nexamples++;
+}
+
 static void clear_line(parent *p)
 {
     if (p->line_shown) {
@@ -127,9 +149,12 @@ static void on_line(parent *p, char *line)
             r->traces++;
             *(strcmp(f[2], "valid") ? &r->invalid : &r->valid) += 1;
         }
-    } else if (!strcmp(f[0], "D") && n == 6) {
+    } else if (!strcmp(f[0], "D") && n == 7) {
         r->divergences++;
-        find(p, f + 2)->cl.hits++;
+        found *x = find(p, f + 2);
+        x->cl.hits++;
+        if (*f[6])
+            add_example(&x->cl, f[6]);
     } else if (!strcmp(f[0], "C") && n == 11) {
         uint64_t it = strtoull(f[1], NULL, 10);
         found *x = find(p, f + 2);
@@ -437,6 +462,9 @@ void tc_gen_conf_run_free(tc_gen_conf_run *run)
         free(c->output);
         free(c->generated);
         free(c->reason);
+        for (size_t k = 0; k < c->nexamples; k++)
+            free(c->examples[k]);
+        free(c->examples);
     }
     free(run->classes);
     memset(run, 0, sizeof *run);

@@ -55,7 +55,15 @@ typedef struct tc_gen_class {
     uint64_t bytes_generated, bytes_shrunk; /* the input's size, before and after */
     char *generated;    /* the gen command line that made the trace before shrinking */
     char *reason;       /* the judge's words */
+    /* The tool's lines as printed, one of each value the class merged
+     * (its answer with the values taken out): the smallest
+     * TC_GEN_EXAMPLES in byte order, so that a run's are the same at every
+     * -j; nexamples_seen counts them all. */
+    char **examples;
+    size_t nexamples, nexamples_seen;
 } tc_gen_class;
+
+#define TC_GEN_EXAMPLES 8
 
 typedef struct tc_gen_conf_run {
     const tc_gen_conf_options *opt;

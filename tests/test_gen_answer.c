@@ -1,0 +1,133 @@
+/*
+ * conformance --generate's classes of a tool's message
+ * (conformance/runner/gen_answer.h): one message with other values is one
+ * class, and the example keeps what the tool said. The messages are those
+ * ovniemu 1.14.0, llvm-xray 14 and dqr printed in --generate runs.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../conformance/runner/gen_answer.h"
+#include "ot.h"
+#include "suites.h"
+
+static void expect_class(const char *line, const char *want)
+{
+    char *c = gx_answer_class(line, strlen(line));
+    CU_ASSERT_STRING_EQUAL(c, want);
+    if (strcmp(c, want))
+        fprintf(stderr, "\n  class of \"%s\"\n  is   \"%s\"\n  want \"%s\"\n", line, c, want);
+    free(c);
+}
+
+/* Every line of lines[] is one class. */
+static void expect_one_class(const char *const *lines)
+{
+    char *first = gx_answer_class(lines[0], strlen(lines[0]));
+    for (size_t i = 1; lines[i]; i++) {
+        char *c = gx_answer_class(lines[i], strlen(lines[i]));
+        CU_ASSERT_STRING_EQUAL(c, first);
+        free(c);
+    }
+    free(first);
+}
+
+static void test_values(void)
+{
+    expect_class("ovniemu: ERROR: pre_flush: unexpected value 't' (expecting '[' or ']')",
+                 "ovniemu: ERROR: pre_flush: unexpected value 'V' (expecting 'V' or 'V')");
+    expect_class("ovniemu: ERROR: pre_cpu: unknown cpu event value x",
+                 "ovniemu: ERROR: pre_cpu: unknown cpu event value C");
+    expect_class("ovniemu: ERROR: model_event: model not registered for event XJc",
+                 "ovniemu: ERROR: model_event: model not registered for event ID");
+    expect_class("ovniemu: ERROR: model_ovni_finish: thread 847764 is not dead (thread.847764)",
+                 "ovniemu: ERROR: model_ovni_finish: thread N is not dead (thread.N)");
+    expect_class("ovniemu: ERROR: check_clock_gate: stream loom.a/proc.1/thread.1 has starting "
+                 "clock too far: delta=20.37 h",
+                 "ovniemu: ERROR: check_clock_gate: stream PATH has starting clock too far: "
+                 "delta=N h");
+    expect_class("ERROR: mark_event: unexpected payload size 3",
+                 "ERROR: mark_event: unexpected payload size N");
+    expect_class("ovniemu: ERROR: check_stream_header: stream 'loom.a/proc.1/thread.1': stream "
+                 "version mismatch 16777216 (expected 1)",
+                 "ovniemu: ERROR: check_stream_header: stream 'PATH': stream version mismatch N "
+                 "(expected N)");
+    expect_class("llvm-xray: Invalid metadata record type: 7 at offset 0x3c.",
+                 "llvm-xray: Invalid metadata record type: N at offset N.");
+    expect_class("clock goes backwards 784953439906154 -> -4867054708653955334",
+                 "clock goes backwards N -> N");
+}
+
+static void test_one_class(void)
+{
+    static const char *const flush[] = {
+        "ERROR: pre_flush: unexpected value 't' (expecting '[' or ']')",
+        "ERROR: pre_flush: unexpected value 'e' (expecting '[' or ']')",
+        "ERROR: pre_flush: unexpected value 'G' (expecting '[' or ']')",
+        "ERROR: pre_flush: unexpected value '@' (expecting '[' or ']')", NULL};
+    static const char *const thread[] = {"ERROR: pre_thread: unknown thread event value =",
+                                         "ERROR: pre_thread: unknown thread event value o",
+                                         "ERROR: pre_thread: unknown thread event value ~",
+                                         "ERROR: pre_thread: unknown thread event value g", NULL};
+    static const char *const category[] = {"ERROR: model_ovni_event: unknown ovni event category Z",
+                                           "ERROR: model_ovni_event: unknown ovni event category X",
+                                           NULL};
+    static const char *const affinity[] = {"ERROR: pre_affinity: unknown affinity event value M",
+                                           "ERROR: pre_affinity: unknown affinity event value {",
+                                           "ERROR: pre_affinity: unknown affinity event value 7",
+                                           NULL};
+    expect_one_class(flush);
+    expect_one_class(thread);
+    expect_one_class(category);
+    expect_one_class(affinity);
+}
+
+static void test_words_stay(void)
+{
+    /* The words of the message, capitals and all, and 'a'. */
+    expect_class("ERROR: a thread is not running", "ERROR: a thread is not running");
+    expect_class("FATAL: MPI_Init failed", "FATAL: MPI_Init failed");
+    /* Long quoted text is words, not a value. */
+    expect_class("error: 'this quoted sentence is far longer than a value is'",
+                 "error: 'this quoted sentence is far longer than a value is'");
+    /* Not printable, and '|' (the class key's separator), inside a word:
+     * '?'; alone, a value like any lone character. */
+    expect_class("bad x\x01y byte of|fset | here", "bad x?y byte of?fset C here");
+}
+
+static void test_example(void)
+{
+    char *e = gx_answer_example("  ERROR: value 't'\there", 23);
+    CU_ASSERT_STRING_EQUAL(e, "ERROR: value 't'?here");
+    free(e);
+    char long_line[300];
+    memset(long_line, 'x', sizeof long_line);
+    e = gx_answer_example(long_line, sizeof long_line);
+    CU_ASSERT_EQUAL(strlen(e), 100);
+    free(e);
+}
+
+static void test_telling_line(void)
+{
+    tc_conf_outcome o = {0};
+    o.err = (char *)"ovniemu: INFO: loaded 3 streams\novniemu: ERROR: pre_cpu: bad\nmore\n";
+    size_t n;
+    const char *l = gx_telling_line(&o, &n);
+    CU_ASSERT_EQUAL(n, strlen("ovniemu: ERROR: pre_cpu: bad"));
+    CU_ASSERT_NSTRING_EQUAL(l, "ovniemu: ERROR: pre_cpu: bad", n);
+    o.err = (char *)"";
+    o.out = (char *)"first\nsecond\n";
+    l = gx_telling_line(&o, &n);
+    CU_ASSERT_NSTRING_EQUAL(l, "first", n);
+}
+
+static const tu_test tests[] = {
+    {"values in a message become N, C, ID, 'V' and PATH", test_values},
+    {"one message with other values is one class", test_one_class},
+    {"the words of a message stay", test_words_stay},
+    {"the example is the line as printed", test_example},
+    {"the line that tells what went wrong", test_telling_line},
+    {NULL, NULL},
+};
+
+void register_gen_answer_suite(void) { tu_add_suite("gen_answer", tests); }
