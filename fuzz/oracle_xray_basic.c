@@ -138,6 +138,8 @@ void xbo_check(const xr_run *run, const uint8_t *p, size_t n, int pedantic)
     enum { NONE, RECORD, UNKNOWN } prev = NONE;
     int32_t prev_func = 0;
     uint32_t prev_tid = 0, prev_pid = 0;
+    unsigned prev_type = 0; /* the function record's type; payloads: PAYLOAD */
+    enum { PAYLOAD = 4 };
     for (size_t k = 0; k < records; k++) {
         uint64_t pos = TC_XRAY_HEADER_SIZE + (uint64_t)k * REC;
         const uint8_t *b = p + pos;
@@ -156,6 +158,8 @@ void xbo_check(const xr_run *run, const uint8_t *p, size_t n, int pedantic)
             if (prev == NONE || (prev == RECORD && (func != prev_func || tid != prev_tid ||
                                                     (g.version >= 3 && pid != prev_pid))))
                 expect(&g, TC_RULE_XRAY_BASIC_ARG_PLACEMENT, pos, REC);
+            else if (prev == RECORD && prev_type != 3 && prev_type != PAYLOAD)
+                expect(&g, TC_RULE_XRAY_BASIC_ARG_PLACEMENT, pos, REC); /* ruling 17 */
         } else {
             unsigned type = b[3];
             if (type > 3) {
@@ -177,6 +181,7 @@ void xbo_check(const xr_run *run, const uint8_t *p, size_t n, int pedantic)
             }
         }
         prev = RECORD;
+        prev_type = payload ? PAYLOAD : b[3];
         prev_func = func;
         prev_tid = tid;
         prev_pid = pid;

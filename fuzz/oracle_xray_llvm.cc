@@ -376,6 +376,26 @@ bool starts_llvm_block(const Ctx &c, uint64_t offset)
     }
 }
 
+// Whether a basic-mode log has an argument payload right after an Enter, Exit
+// or TailExit record of its function and thread (ruling 17), which LLVM's
+// reader attaches to that record.
+bool basic_payload_after_other(const Ctx &c)
+{
+    const Input &in = c.in;
+    auto rd16 = [&](size_t at) { return c.big_endian ? be16(in.p + at) : le16(in.p + at); };
+    auto rd32 = [&](size_t at) {
+        return c.big_endian ? static_cast<uint32_t>(be16(in.p + at)) << 16 | be16(in.p + at + 2)
+                            : static_cast<uint32_t>(le16(in.p + at + 2)) << 16 | le16(in.p + at);
+    };
+    for (size_t at = 64; at + 32 <= in.n; at += 32) {
+        size_t before = at - 32;
+        if (rd16(at) == 1 && rd16(before) == 0 && in.p[before + 3] <= 2 &&
+            rd32(at + 4) == rd32(before + 4) && rd32(at + 8) == rd32(before + 16))
+            return true;
+    }
+    return false;
+}
+
 bool has_empty_event(const Ctx &c)
 {
     const xr_run &r = c.tc.run;
@@ -439,6 +459,7 @@ bool applies(Div d, const Ctx &c, const hx_finding *diag)
     case LLVM_V1_PADDING: return padding_llvm_misreads(c);
     case LLVM_BIG_ENDIAN: return c.big_endian && !c.basic;
     case LLVM_BASIC_TAIL_EXIT: return c.basic && c.version == 1;
+    case LLVM_BASIC_PAYLOAD_AFTER: return c.basic && basic_payload_after_other(c);
     case LLVM_BASIC_HEADER_ONLY: return c.basic && c.in.n == TC_XRAY_HEADER_SIZE;
     case LLVM_BASIC_BE_TSC_BITS: return c.basic && c.big_endian;
     case LLVM_STALE_FIELDS:

@@ -128,6 +128,12 @@ XRAY_LLVM_DIVERGENCE(LLVM_BASIC_TAIL_EXIT, DIV_TC_REJECTS,
     "XRAY-BASIC-TAIL-EXIT-VERSION", "",
     "LLVM's basic-mode reader accepts a TailExit record in any version; tail exits came with "
     "version 2 of the basic-mode log (ruling 14). Applies to version 1 basic-mode logs.")
+XRAY_LLVM_DIVERGENCE(LLVM_BASIC_PAYLOAD_AFTER, DIV_TC_REJECTS,
+    "XRAY-BASIC-ARG-PLACEMENT", "",
+    "LLVM's basic-mode reader attaches an argument payload to whatever record of its function "
+    "and thread precedes it; compiler-rt writes one only after an EnterArg record or another "
+    "payload of it (ruling 17). Applies to logs with a payload right after an Enter, Exit or "
+    "TailExit record of its function and thread.")
 XRAY_LLVM_DIVERGENCE(LLVM_EXTENTS_PAST_EOF, DIV_TC_REJECTS,
     "XRAY-EXTENTS-PAST-EOF", "",
     "LLVM stops reading at the end of the data without checking that the last buffer has as "

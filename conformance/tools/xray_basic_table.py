@@ -109,6 +109,16 @@ def be_arguments():
     return log.bytes()
 
 
+@hand('y_xray_basic_v3_be_tsc_bits', 'a big-endian log whose header sets constant TSC and '
+      'leaves non-stop TSC clear in the top two bits of its bitfield, where a big-endian '
+      'runtime puts them (LLVM reads the bottom two)', ruling='ruling 19: no finding for either '
+      'reading; the dump reads the top bits')
+def be_tsc_bits():
+    log = Log(big_endian=True, nonstop_tsc=False)
+    log.add(log.function(ENTER, 1, 100), log.function(EXIT, 1, 110))
+    return log.bytes()
+
+
 def runtime_garbage():
     """What LLVM 19 and 22's runtimes write: the header's bitfield 0xAAAAAAAB
     and its union 0xAA; here also stale bytes in a payload's padding."""
@@ -137,7 +147,7 @@ CASES.append(('y_xray_basic_v3_runtime_garbage_pedantic', runtime_garbage,
 
 violate('y_xray_basic_v3_cycle_frequency_zero', 'XRAY-HEADER-CYCLE-FREQUENCY-ZERO',
         'cycle_frequency 0 in a basic-mode header: a warning, the log is valid', warning=True,
-        ruling='ruling 9')
+        ruling='rulings 9 and 20')
 violate('y_xray_basic_v3_tsc_backwards', 'XRAY-BASIC-TSC-BACKWARDS',
         'a thread\'s TSC goes down from one record to the next: a warning', warning=True,
         ruling='ruling 15')
@@ -166,15 +176,6 @@ def tsc_backwards_one_thread():
 
 
 # ---------------------------------------------------------------- i_: verdicts settled by a ruling
-
-
-@hand('i_xray_basic_v3_payload_after_exit', 'an argument payload after the Exit record of its '
-      'function and thread', ruling='ruling 14: a payload follows a record of the same function '
-      'id and thread id (and process id); it asks no more')
-def payload_after_exit():
-    log = Log()
-    log.add(log.function(ENTER, 6, 10), log.function(EXIT, 6, 20), log.payload(6, 99))
-    return log.bytes()
 
 
 @hand('i_xray_basic_v2_payload_other_process', 'version 2: a payload whose process id is not its '
@@ -236,6 +237,35 @@ def payload_first():
     log = Log()
     at = log.add(log.payload(5, 1), log.function(ENTER, 5, 10), log.function(EXIT, 5, 20))
     return log.bytes(), at[0]
+
+
+@hand('n_xray_basic_v3_payload_after_exit', 'an argument payload after the Exit record of its '
+      'function and thread (LLVM\'s reader takes it)', ruling='ruling 17: a payload follows an '
+      'EnterArg record (type 3) or another payload of it', errors=['XRAY-BASIC-ARG-PLACEMENT'])
+def payload_after_exit():
+    log = Log()
+    at = log.add(log.function(ENTER, 6, 10), log.function(EXIT, 6, 20), log.payload(6, 99))
+    return log.bytes(), at[2]
+
+
+@hand('n_xray_basic_v3_payload_after_enter', 'two argument payloads after an Enter record (type '
+      '0) of their function and thread: one finding, at the first',
+      ruling='ruling 17', errors=['XRAY-BASIC-ARG-PLACEMENT'])
+def payload_after_enter():
+    log = Log()
+    at = log.add(log.function(ENTER, 6, 10), log.payload(6, 1), log.payload(6, 2),
+                 log.function(EXIT, 6, 20))
+    return log.bytes(), at[1]
+
+
+@hand('n_xray_basic_v2_be_payload_after_tail_exit', 'big-endian version 2: an argument payload '
+      'after a TailExit record of its function', ruling='ruling 17',
+      errors=['XRAY-BASIC-ARG-PLACEMENT'])
+def be_payload_after_tail_exit():
+    log = Log(version=2, big_endian=True)
+    at = log.add(log.function(ENTER_ARG, 6, 10), log.payload(6, 1), log.function(TAIL_EXIT, 6, 20),
+                 log.payload(6, 2))
+    return log.bytes(), at[3]
 
 
 @hand('n_xray_basic_v3_payload_other_function', 'an argument payload of function 21 after the '

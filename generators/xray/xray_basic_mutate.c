@@ -167,7 +167,22 @@ static int misplaced_payload(xray_basic_mutation *mu, const tc_xray_header *h,
     size_t payloads = 0;
     for (size_t i = 0; i < b->n; i++)
         payloads += is_payload(&b->recs[i]);
-    if (payloads && tc_rng_chance(mu->rng, 2, 3)) {
+    if (payloads && tc_rng_chance(mu->rng, 1, 3)) {
+        /* The EnterArg record before a payload becomes an Enter (ruling 17:
+         * a payload follows an EnterArg record or another payload of it). */
+        size_t pick = (size_t)tc_rng_below(mu->rng, payloads);
+        for (size_t i = 1; i < b->n; i++)
+            if (is_payload(&b->recs[i]) && pick-- == 0) {
+                size_t head = i;
+                while (head > 0 && is_payload(&b->recs[head - 1]))
+                    head--;
+                if (head == 0 || b->recs[head - 1].type != 3)
+                    break; /* its record is in the block before */
+                b->recs[head - 1].type = 0;
+                return 1;
+            }
+    }
+    if (payloads && tc_rng_chance(mu->rng, 1, 2)) {
         /* A payload of the block names another function, thread or process. */
         size_t pick = (size_t)tc_rng_below(mu->rng, payloads);
         for (size_t i = 0; i < b->n; i++)
@@ -277,8 +292,9 @@ static const xray_basic_mutator mutators[] = {
     {R(XRAY_BASIC_TAIL_EXIT_VERSION), V(1), "inserts Enter(f) and TailExit(f) in a block", NULL,
      NULL, tail_exit_in_v1, NULL},
     {R(XRAY_BASIC_ARG_PLACEMENT), V_ALL,
-     "changes an argument payload's function, thread or (version 3) process, or inserts a "
-     "payload of another function (at the log's start: a payload first)", NULL, NULL,
+     "turns the EnterArg record before an argument payload into an Enter, changes a payload's "
+     "function, thread or (version 3) process, or inserts a payload of another function (at "
+     "the log's start: a payload first)", NULL, NULL,
      misplaced_payload, NULL},
     {R(XRAY_BASIC_TSC_BACKWARDS), V_ALL,
      "inserts Enter(f) and Exit(f) with a TSC below the thread's before them", NULL, NULL,

@@ -71,6 +71,10 @@ typedef struct basic_parser {
 
     int prev;          /* enum prev */
     int prev_payload;  /* the record before is an argument payload */
+    int prev_head;     /* the type of the function record that heads the record before and
+                        * the payloads after it (judged at the first payload only); -1: not
+                        * known, a payload before a segment */
+    uint64_t prev_head_off;
     int32_t prev_func;
     uint32_t prev_tid, prev_pid;
     uint64_t prev_off;
@@ -384,6 +388,8 @@ static void function_record(basic_parser *p, uint64_t pos, const uint8_t *b)
     call_stack(p, t, pos, type, func);
     p->prev = PREV_RECORD;
     p->prev_payload = 0;
+    p->prev_head = (int)type;
+    p->prev_head_off = pos;
     p->prev_func = func;
     p->prev_tid = tid;
     p->prev_pid = pid;
@@ -443,6 +449,17 @@ static void argument_payload(basic_parser *p, uint64_t pos, const uint8_t *b)
              (func != p->prev_func || tid != p->prev_tid ||
               (TC_BUG(20, p->version > 3, p->version >= 3) && pid != p->prev_pid)))
         misplaced_payload(p, pos, func, tid, pid);
+    else if (p->prev == PREV_RECORD && p->prev_head != 3 /* EnterArg */ && !p->prev_payload)
+        /* Ruling 17: compiler-rt writes payloads only after an EnterArg
+         * record; LLVM's reader takes one after any record of its function.
+         * The payloads after this one follow it: one finding for them all. */
+        tc_report_ex(p->d, TC_RULE_XRAY_BASIC_ARG_PLACEMENT, pos, REC,
+                     TC_EXTRA(TC_RELATED(p->prev_head_off)),
+                     "argument payload of function %" PRId32 " (thread %" PRIu32 ") follows %s "
+                     "%s record (type %d) of its function at offset %" PRIu64 "; a payload "
+                     "follows an EnterArg record (type 3) or another payload of it",
+                     func, tid, p->prev_head == 2 ? "a" : "an", type_names[p->prev_head], p->prev_head,
+                     p->prev_head_off);
     p->prev = PREV_RECORD;
     p->prev_payload = 1;
     p->prev_func = func;
@@ -503,10 +520,13 @@ static void prev_of(basic_parser *p, uint64_t pos, const uint8_t *b)
     p->prev = PREV_UNKNOWN;
     if (rtype == TC_XRAY_BASIC_FUNCTION && b[3] <= 3) {
         p->prev_payload = 0;
+        p->prev_head = b[3];
+        p->prev_head_off = pos;
         p->prev_tid = tc_rd32(b + 16, be);
         p->prev_pid = tc_rd32(b + 20, be);
     } else if (rtype == TC_XRAY_BASIC_ARG_PAYLOAD) {
         p->prev_payload = 1;
+        p->prev_head = -1;
         p->prev_tid = tc_rd32(b + 8, be);
         p->prev_pid = tc_rd32(b + 12, be);
     } else {
