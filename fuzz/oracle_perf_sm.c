@@ -175,6 +175,11 @@ static void header_complete(reading *R)
 static void header_word(reading *R, const tc_perf_msg *m, unsigned w)
 {
     unsigned want = R->field == F_COUNT ? TC_PERF_W8 : TC_PERF_W32;
+    if (w == TC_PERF_W8 && want == TC_PERF_W32 && m->value <= 3) {
+        rfind(R, TC_RULE_PERF_HEADER_INTERLEAVED, m); /* a record's type: ruling 18 */
+        R->state = R_WAIT;
+        return;
+    }
     if (w != want) {
         rfind(R, TC_RULE_PERF_HEADER_WIDTH, m);
         R->state = R_WAIT;
@@ -355,6 +360,21 @@ static void ref_feed(reading *R, const tc_perf_msg *m)
     unsigned w = (unsigned)(m->idtag & 3);
     unsigned bits = w == TC_PERF_W32 ? 32 : w == TC_PERF_W16 ? 16 : 8;
     int bad = w == TC_PERF_W_BAD ? 0 : m->value >> bits ? 1 : -1;
+    if (w != TC_PERF_W32 && m->value == R->marker && R->state != R_HEADER &&
+        R->state != R_RECORD) {
+        /* Ruling 16: the marker in another width is a header appearing,
+         * abandoned for its marker's width. */
+        if (R->state == R_BEFORE)
+            before_judged(R);
+        if (R->state == R_TAIL) {
+            counter_done(R, NULL);
+            record_complete(R);
+        }
+        header_begin(R, m);
+        rfind(R, TC_RULE_PERF_HEADER_WIDTH, m);
+        R->state = R_WAIT;
+        return;
+    }
     if (R->state == R_BEFORE) {
         if (bad < 0 && w == TC_PERF_W32 && (uint32_t)m->value == R->marker) {
             before_judged(R);

@@ -47,6 +47,7 @@ enum {
     F_MIXED_RECORDS,
     F_RAW_BACKWARDS,
     F_CALL_STACK,
+    F_HEADER_INTERLEAVED,
     F__COUNT
 };
 
@@ -60,7 +61,7 @@ static const char *const finding_rule[F__COUNT] = {
     "PERF-RECORD-START",    "PERF-RECORD-TYPE",        "PERF-WIDTH-16",
     "PERF-RECORD-CUT",      "PERF-ADDRESS-WIDTH",      "PERF-ADDRESS-HIGH-ZERO",
     "PERF-COUNTER-WIDTH",   "PERF-COUNTER-HIGH-ZERO",  "PERF-RECORD-TRUNCATED",
-    "PERF-MIXED-RECORDS",   "PERF-RAW-BACKWARDS",      "PERF-CALL-STACK",
+    "PERF-MIXED-RECORDS",   "PERF-RAW-BACKWARDS",      "PERF-CALL-STACK", "PERF-HEADER-INTERLEAVED",
 };
 
 /* The perf data as read: findings and what was seen. */
@@ -125,6 +126,8 @@ static void header_word(rd *r, unsigned width, uint64_t v)
         r->hstep = 1;
         return;
     }
+    if (width == 8 && v <= 3) /* a record's type inside the header (ruling 18) */
+        return abandon_header(r, F_HEADER_INTERLEAVED);
     if (width != 32)
         return abandon_header(r, F_HEADER_WIDTH);
     if (r->hstep == 1) {
@@ -253,6 +256,20 @@ static void perf_msg(rd *r, unsigned code, uint64_t v)
     r->perf_messages++;
     unsigned width = code == 0 ? 32 : code == 2 ? 16 : 8;
     int bad = code == 1 ? F_ITC_WIDTH_CODE : v >> width ? F_ITC_VALUE_WIDTH : -1;
+    if (code != 0 && v == PERF_MARKER && !r->in_header) {
+        /* The marker in another width: a header appears where one may
+         * start, abandoned for its marker's width (ruling 16). */
+        if (r->lo_pending && r->cbit < 32 && next_counter(r, r->cbit + 1) >= 32) {
+            finish_counter(r, r->cur_lo);
+            finish_record(r);
+        }
+        if (!r->in_record) {
+            if (!r->headers)
+                r->found |= r->pre_found;
+            start_header(r);
+            return abandon_header(r, F_HEADER_WIDTH);
+        }
+    }
     if (!r->headers) {
         /* Before the first header: judged if one comes (ruling 14). */
         if (bad < 0 && width == 32 && v == PERF_MARKER) {

@@ -557,6 +557,62 @@ static void test_header_width(void)
     tb_free(&b);
 }
 
+/* Ruling 16: the marker's value in another width is a header appearing. */
+static void test_marker_other_width(void)
+{
+    tb_msgs b;
+    tb_init(&b, 0);
+    uint64_t at = tb_w16(&b, TC_PERF_DEFAULT_MARKER);
+    tb_record(&b, TC_PERF_MANUAL, 0x1000, 0, NULL, 0);
+    tb_run r;
+    tb_run_msgs(&b, NULL, &r);
+    EXPECT_IDS(&r, "PERF-HEADER-WIDTH"); /* not PERF-ITC-VALUE-WIDTH, not PERF-NO-HEADER */
+    EXPECT_AT(&r, "PERF-HEADER-WIDTH", at, "the marker 0x70657266");
+    EXPECT_AT(&r, "PERF-HEADER-WIDTH", at, "a 16-bit write");
+    CHECK(r.nrec == 0 && r.nhdr == 0, "records wait for the next header");
+    tb_run_free(&r);
+    tb_free(&b);
+
+    tb_init(&b, 0); /* an 8-bit marker between records, then a valid header */
+    tb_header_w(&b, TC_PERF_RAW, 0, 64);
+    tb_record(&b, TC_PERF_MANUAL, 0x1000, 0, NULL, 0);
+    at = tb_w8(&b, TC_PERF_DEFAULT_MARKER);
+    tb_record(&b, TC_PERF_MANUAL, 0x1004, 0, NULL, 0);
+    tb_header_w(&b, TC_PERF_RAW, 0, 64);
+    tb_record(&b, TC_PERF_MANUAL, 0x1008, 0, NULL, 0);
+    tb_run_msgs(&b, NULL, &r);
+    EXPECT_IDS(&r, "PERF-HEADER-WIDTH");
+    EXPECT_AT(&r, "PERF-HEADER-WIDTH", at, "an 8-bit write");
+    CHECK(r.nrec == 2 && r.nhdr == 2, "the record after it waits; the next header is read");
+    tb_run_free(&r);
+    tb_free(&b);
+}
+
+/* Ruling 18: a record's type where a header word is due. */
+static void test_header_interleaved(void)
+{
+    tb_msgs b;
+    tb_init(&b, 0);
+    tb_w32(&b, TC_PERF_DEFAULT_MARKER);
+    tb_w8(&b, TC_PERF_RAW);
+    tb_w32(&b, 0x20);
+    uint64_t at = tb_w8(&b, TC_PERF_ISR);
+    tb_w32(&b, 0x80001000);
+    tb_w32(&b, 0);
+    tb_w32(&b, 0x10);
+    tb_w32(&b, 0x3f << 12);
+    tb_header_w(&b, TC_PERF_RAW, 0, 64);
+    tb_record(&b, TC_PERF_MANUAL, 0x1000, 0, NULL, 0);
+    tb_run r;
+    tb_run_msgs(&b, NULL, &r);
+    EXPECT_IDS(&r, "PERF-HEADER-INTERLEAVED");
+    EXPECT_AT(&r, "PERF-HEADER-INTERLEAVED", at, "a timer ISR record starts");
+    EXPECT_AT(&r, "PERF-HEADER-INTERLEAVED", at, "the OpenSBI type of counter 1 of 1");
+    CHECK(r.nrec == 1 && r.nhdr == 1, "the next header is read");
+    tb_run_free(&r);
+    tb_free(&b);
+}
+
 static void test_count_type(void)
 {
     tb_msgs b;
@@ -1053,6 +1109,8 @@ static const tu_test tests[] = {
     {"PERF-NO-HEADER", test_no_header},
     {"unreadable messages before the first header", test_unreadable_before_header},
     {"PERF-HEADER-WIDTH", test_header_width},
+    {"PERF-HEADER-WIDTH: the marker in another width", test_marker_other_width},
+    {"PERF-HEADER-INTERLEAVED", test_header_interleaved},
     {"PERF-COUNT-TYPE", test_count_type},
     {"PERF-OPENSBI-TYPE", test_opensbi_type},
     {"PERF-HEADER-TRUNCATED", test_header_truncated},

@@ -323,19 +323,43 @@ static void test_argument_placement(void)
         tu_bytes_free(&l.b);
     }
 
-    /* After any function record of its function and thread (ruling 14 asks
-     * no more), and across blocks the payload follows the record before it. */
+    /* Across blocks the payload follows the record before it, whatever
+     * thread wrote it. */
     blog_init(&l, 3, 0);
-    fn(&l, ENTER, 4, 1, 7);
-    fn(&l, EXIT, 4, 2, 7);
+    fn(&l, ENTER_ARG, 4, 1, 7);
     arg(&l, 4, 7, 3);
     fn(&l, ENTER_ARG, 5, 1, 8);
     arg(&l, 4, 7, 3);
     check(&l, 0, &r);
     EXPECT_RULES(&r, "XRAY-BASIC-ARG-PLACEMENT");
-    EXPECT_OFFSET(&r, "XRAY-BASIC-ARG-PLACEMENT", 32 + 4 * 32);
+    EXPECT_OFFSET(&r, "XRAY-BASIC-ARG-PLACEMENT", 32 + 3 * 32);
     tu_bytes_free(&l.b);
     tu_result_free(&r);
+
+    /* Ruling 17: only after an EnterArg record (or its payloads). After an
+     * Exit of its function, the type it follows is named; the payload after
+     * the misplaced one is the same finding. */
+    blog_init(&l, 3, 0);
+    fn(&l, ENTER, 4, 1, 7);
+    fn(&l, EXIT, 4, 2, 7);
+    arg(&l, 4, 7, 3);
+    arg(&l, 4, 7, 4);
+    check(&l, 0, &r);
+    EXPECT_RULES(&r, "XRAY-BASIC-ARG-PLACEMENT");
+    EXPECT_OFFSET(&r, "XRAY-BASIC-ARG-PLACEMENT", 32 + 2 * 32);
+    EXPECT_MESSAGE(&r, "XRAY-BASIC-ARG-PLACEMENT", "argument payload of function 4 (thread 7) "
+                   "follows an Exit record (type 1) of its function at offset 64");
+    tu_bytes_free(&l.b);
+    tu_result_free(&r);
+    for (int type = ENTER; type <= TAIL; type++) {
+        blog_init(&l, 2, 1);
+        fn(&l, type, 6, 1, 7);
+        arg(&l, 6, 7, 3);
+        check(&l, 0, &r);
+        EXPECT_RULES(&r, "XRAY-BASIC-ARG-PLACEMENT");
+        tu_bytes_free(&l.b);
+        tu_result_free(&r);
+    }
 }
 
 /* ---- warnings ---- */

@@ -998,6 +998,21 @@ def meta_require_above_int():
     return t, (JSON, t[JSON].decode().index('"2.2147483648.0"'))
 
 
+@hand('n_ovni_meta_require_2_32', 'ovni.require.ovni "4294967296.0.0": a number that does not '
+      'fit 32 bits, which libovni reads as 0.0.0 through an int cast', errors=['OVNI-META-REQUIRE'],
+      ruling='ruling 16')
+def meta_require_2_32():
+    t = with_meta(require={'ovni': '4294967296.0.0'})
+    return t, (JSON, t[JSON].decode().index('"4294967296.0.0"'))
+
+
+@hand('n_ovni_meta_require_2_32_nosv', 'ovni.require.nosv "2.4294967299.0": every model\'s '
+      'version is read as ovni\'s is', errors=['OVNI-META-REQUIRE'], ruling='ruling 16')
+def meta_require_2_32_nosv():
+    t = with_meta(require={'ovni': '1.1.0', 'nosv': '2.4294967299.0'})
+    return t, (JSON, t[JSON].decode().index('"2.4294967299.0"'))
+
+
 @hand('y_ovni_unknown_ou_event', 'an OUj jumbo event inside an unsorted region, as ovni\'s sort '
       'test writes it: an unknown event of ovni\'s model, a warning (ruling 12; ovniemu ignores '
       'every OU event)', warnings=['OVNI-MODEL-UNKNOWN-EVENT'], ruling='ruling 12')

@@ -199,7 +199,8 @@ def manual_raw():
 
 
 @hand('y_perf_delta_running_sum', 'delta records: the dump decodes running sums from 0, modulo '
-      'a 40-bit counter\'s width', ('rtd', 'itc'), ruling='ruling 7')
+      'a 40-bit counter\'s width', ('rtd', 'itc'), ruling='rulings 7 and 19: running values are '
+      'relative to the counts at perfTraceOn()')
 def delta_running_sum():
     t = Trace()
     t.header(DELTA, [Counter(0, code=1, width=64), Counter(3, opensbi=2, event=0x100000001,
@@ -360,6 +361,18 @@ def raw_backwards():
     return t
 
 
+@hand('y_perf_entry_never_exited', 'entries never exited (the trace stops inside those '
+      'functions): valid, no finding', ('rtd', 'itc'), ruling='ruling 17')
+def entry_never_exited():
+    t = Trace()
+    t.header(RAW, [Counter(0, code=1, width=64)])
+    t.record(ENTRY, [0x80000200, 0x8000011c], [10])
+    t.record(ENTRY, [0x80000300, 0x8000021a], [20])
+    t.record(EXIT, [0x80000300, 0x8000021a], [30])
+    t.record(ENTRY, [0x80000400, 0x80000232], [40])
+    return t
+
+
 @hand('y_perf_call_stack_exit_unopened', 'an exit record of a function never entered, while '
       'a call of another is open: a warning', warnings=['PERF-CALL-STACK'], ruling='ruling 6')
 def call_stack_exit_unopened():
@@ -372,7 +385,7 @@ def call_stack_exit_unopened():
 
 @hand('y_perf_call_stack_wrong_call_site', 'an exit record of the function entered, for another '
       'call site than its entry\'s: a warning', ('rtd', 'itc'), warnings=['PERF-CALL-STACK'],
-      ruling='ruling 6')
+      ruling='rulings 6 and 17')
 def call_stack_wrong_call_site():
     t = Trace()
     t.header(RAW, [Counter(0, code=1, width=64)])
@@ -665,14 +678,84 @@ def count_type_32bit():
     return t, 1
 
 
-@hand('n_perf_mask_8bit', 'a counter mask of 1 written as an 8-bit write',
+@hand('n_perf_mask_8bit', 'a counter mask of 0x13 written as an 8-bit write',
       errors=['PERF-HEADER-WIDTH'], ruling='ruling 2')
 def mask_8bit():
     t = Trace()
     t.w32(MARKER)
     t.w8(RAW)
-    t.w8(1)
+    t.w8(0x13)   # not 0 to 3, which would be a record's type (ruling 18)
     return t, 2
+
+
+@hand('n_perf_marker_16bit', 'the marker 0x70657266 written as a 16-bit write before a valid '
+      'header: a header appearing whose marker has the wrong width, not an ITC value width',
+      ('rtd', 'itc'), errors=['PERF-HEADER-WIDTH'], ruling='rulings 2 and 16')
+def marker_16bit():
+    t = Trace()
+    t.w16(MARKER)
+    t.header(RAW, P.two_counters())
+    t.record(MANUAL, [0x80001000], [1000, 2000])
+    return t, 0
+
+
+@hand('n_perf_marker_8bit_only', 'records after the marker written as an 8-bit write, and no '
+      'other header: the channel carries perf data (no PERF-NO-HEADER), the header is abandoned '
+      'and the records wait', ('rtd', 'itc'), errors=['PERF-HEADER-WIDTH'],
+      ruling='rulings 2 and 16')
+def marker_8bit_only():
+    t = Trace()
+    t.w8(MARKER)
+    t.w8(RAW)
+    t.w32(3)
+    t.record(MANUAL, [0x80001000], [1000, 2000])
+    return t, 0
+
+
+@hand('n_perf_marker_16bit_after_record', 'the marker as a 16-bit write where a record or '
+      'header is due, after a complete record: a header appearing with the wrong width',
+      errors=['PERF-HEADER-WIDTH'], ruling='rulings 2 and 16')
+def marker_16bit_after_record():
+    t = base()
+    at = here(t)
+    t.w16(MARKER)
+    t.record(MANUAL, [0x80001010], [1100, 2100])
+    return t, at
+
+
+@hand('n_perf_header_interleaved_isr', 'a timer ISR record written inside a header, after its '
+      'counter mask (the timer ISR\'s race): the message names the record', ('rtd', 'itc'),
+      errors=['PERF-HEADER-INTERLEAVED'], ruling='ruling 18')
+def header_interleaved_isr():
+    t = Trace()
+    counters = P.two_counters()
+    t.w32(MARKER)
+    t.w8(RAW)
+    t.w32(3)
+    at = here(t)
+    t.record(ISR, [0x80001000], [])
+    for c in sorted(counters, key=lambda c: c.index):
+        for w in c.words():
+            t.w32(w)
+    t.record(ISR, [0x80001004], [1000, 2000])
+    return t, at
+
+
+@hand('n_perf_header_interleaved_entry', 'a function entry record written between two counter '
+      'definitions of a header', errors=['PERF-HEADER-INTERLEAVED'], ruling='ruling 18')
+def header_interleaved_entry():
+    t = Trace()
+    counters = sorted(P.two_counters(), key=lambda c: c.index)
+    t.w32(MARKER)
+    t.w8(RAW)
+    t.w32(3)
+    for w in counters[0].words():
+        t.w32(w)
+    at = here(t)
+    t.record(ENTRY, [0x80000200, 0x8000011c], [])
+    for w in counters[1].words():
+        t.w32(w)
+    return t, at
 
 
 @hand('n_perf_opensbi_type_3', 'a counter definition of OpenSBI type 3', ('rtd', 'itc'),

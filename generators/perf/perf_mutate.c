@@ -191,9 +191,27 @@ static int before_header(perf_mutation *mu, const perf_config *cfg, perf_unit *u
  * if perfTraceOn() were called twice), so no record waits for a header. */
 static int header_width(perf_mutation *mu, const perf_config *cfg, perf_unit *u)
 {
-    (void)mu;
+    if (tc_rng_chance(mu->rng, 1, 2)) {
+        /* The marker itself in an 8- or 16-bit write: a header appearing
+         * (ruling 16), abandoned at once. */
+        perf_unit_put(u, tc_rng_chance(mu->rng, 1, 2) ? PERF_W16 : PERF_W8, PERF_T_EXTRA,
+                      PERF_MARKER);
+        return 1;
+    }
     perf_unit_put(u, PERF_W32, PERF_T_MARKER, PERF_MARKER);
     perf_unit_put(u, PERF_W32, PERF_T_EXTRA, cfg->count_type);
+    return 1;
+}
+
+/* A header cut after its counter mask by a record's type and first address
+ * word (the timer ISR's race, ruling 18); the valid header follows. */
+static int header_interleaved(perf_mutation *mu, const perf_config *cfg, perf_unit *u)
+{
+    perf_unit_put(u, PERF_W32, PERF_T_MARKER, PERF_MARKER);
+    perf_unit_put(u, PERF_W8, PERF_T_COUNT_TYPE, cfg->count_type);
+    perf_unit_put(u, PERF_W32, PERF_T_MASK, cfg->mask ? cfg->mask : 1);
+    perf_unit_put(u, PERF_W8, PERF_T_EXTRA, tc_rng_below(mu->rng, 4));
+    perf_unit_put(u, PERF_W32, PERF_T_EXTRA, some_address(mu));
     return 1;
 }
 
@@ -398,8 +416,12 @@ static const perf_mutator mutators[] = {
      NULL, before_header, NULL, NULL, NULL, mid_start},
     {TC_RULE_PERF_HEADER_WIDTH, BOTH, PERF_AT_START,
      "before the first header, a header abandoned at its count type, written as a 32-bit "
-     "write",
+     "write, or a marker written as an 8- or 16-bit write (ruling 16)",
      NULL, header_width, NULL, NULL, NULL, NULL},
+    {TC_RULE_PERF_HEADER_INTERLEAVED, BOTH, PERF_AT_START,
+     "before the first header, a header cut after its counter mask by a record's type and "
+     "address word (ruling 18)",
+     NULL, header_interleaved, NULL, NULL, NULL, NULL},
     {TC_RULE_PERF_COUNT_TYPE, BOTH, PERF_AT_START,
      "before the first header, a header abandoned at its count type of 3 to 255", NULL, count_type,
      NULL, NULL, NULL, NULL},

@@ -438,6 +438,21 @@ static void header_step(tc_perf_sm *s, const tc_perf_msg *m)
     uint32_t v = (uint32_t)m->value;
     s->hdr_end = msg_end(m);
     unsigned want = s->hstep == H_COUNT_TYPE ? TC_PERF_W8 : TC_PERF_W32;
+    if (w == TC_PERF_W8 && want == TC_PERF_W32 && m->value <= TC_PERF_ISR) {
+        /* Ruling 18: a record's type where a header word is due is a record
+         * written while the header was (the timer ISR's race). */
+        char due[96];
+        header_due(s, due, sizeof due);
+        report_ex(s, TC_RULE_PERF_HEADER_INTERLEAVED, m, msg_end(m),
+                  TC_EXTRA(TC_RELATED(s->hdr_first.offset),
+                           TC_VALUES(TC_UINT("record_type", m->value))),
+                  "a %s record starts at %s inside the header starting at %s, where a 32-bit "
+                  "write is due (%s): a record was written while the header was; the header is "
+                  "abandoned and records wait for the next header",
+                  record_desc((unsigned)m->value), where(m).s, where(&s->hdr_first).s, due);
+        header_abandon(s);
+        return;
+    }
     if (w != want) {
         char due[96];
         header_due(s, due, sizeof due);
@@ -621,9 +636,33 @@ static int unreadable_kind(const tc_perf_msg *m)
     return m->value >> bits ? 1 : -1;
 }
 
+/* Ruling 16: the marker's value in a write of another width is a header
+ * appearing, whose marker has the wrong width (ruling 2). */
+static int odd_marker(const tc_perf_sm *s, const tc_perf_msg *m)
+{
+    return (m->idtag & 3) != TC_PERF_W32 && m->value == s->marker;
+}
+
+static void odd_marker_header(tc_perf_sm *s, const tc_perf_msg *m)
+{
+    header_start(s, m);
+    report_ex(s, TC_RULE_PERF_HEADER_WIDTH, m, msg_end(m),
+              TC_EXTRA(TC_VALUES(TC_UINT("width_code", m->idtag & 3),
+                                 TC_UINT("expected_width_code", TC_PERF_W32))),
+              "the marker 0x%08" PRIx32 " at %s is %s; a header starts here, and its marker "
+              "must be a 32-bit write; the header is abandoned and records wait for the next "
+              "header", s->marker, where(m).s, width_desc((unsigned)(m->idtag & 3)));
+    header_abandon(s);
+}
+
 /* A perf-channel message while no header has come yet. */
 static void before_step(tc_perf_sm *s, const tc_perf_msg *m)
 {
+    if (odd_marker(s, m)) {
+        flush_before(s, m);
+        odd_marker_header(s, m);
+        return;
+    }
     int bad = unreadable_kind(m);
     if (bad < 0 && (m->idtag & 3) == TC_PERF_W32 && (uint32_t)m->value == s->marker) {
         flush_before(s, m);
@@ -823,6 +862,17 @@ void tc_perf_sm_feed(tc_perf_sm *s, const tc_perf_msg *m)
     s->perf_messages++;
     if (s->state == TC_PERF_S_BEFORE) {
         before_step(s, m);
+        return;
+    }
+    if (odd_marker(s, m) && (s->state == TC_PERF_S_WAIT_HEADER || s->state == TC_PERF_S_SKIP ||
+                             s->state == TC_PERF_S_RECORD_START)) {
+        /* After a counter's low word a 16-bit write is its high part, but
+         * the marker does not fit 16 bits: the record before stands as read. */
+        if (s->pending_complete) {
+            finish_counter(s, NULL);
+            complete_record(s);
+        }
+        odd_marker_header(s, m);
         return;
     }
     int bad = unreadable_kind(m);
