@@ -106,8 +106,14 @@ static void help(void)
          "                        the implementation's answer: accept, reject with its\n"
          "                        message, crash, timeout, dump) and write it as a case:\n"
          "                        OUT/cases/<format>/NAME.* (a suite: --cases OUT/cases)\n"
-         "                        and what it printed, OUT/output/NAME.txt. Exit status 1\n"
-         "                        when anything diverged\n"
+         "                        and what it printed, OUT/output/NAME.txt. Each class is\n"
+         "                        marked against the expected-failure list (--xfail, else\n"
+         "                        xfail/NAME.txt): 'known: [topic]' when an entry records\n"
+         "                        it (its quoted message is the tool's, or its case\n"
+         "                        expects the class's rules), else NEW; NEW classes come\n"
+         "                        first. Exit status 1 when anything diverged\n"
+         "      --fail-on-new     exit status 1 only when a NEW class is found (known\n"
+         "                        departures found again give 0)\n"
          "      --seconds S       stop after S seconds (default 60; 0: no limit); Ctrl-C\n"
          "                        stops sooner and keeps what was found\n"
          "      --count N         stop after N traces (alone: no time limit)\n"
@@ -497,7 +503,8 @@ int cmd_conformance(int argc, char **argv)
 {
     enum { O_IMPL = 256, O_CMD, O_NAME, O_DUMP, O_CASES, O_RUN, O_SKIP, O_TIMEOUT, O_XFAIL,
            O_NO_XFAIL, O_REPORT, O_REPORT_DIR, O_LIST, O_COVERAGE, O_WRITE_DUMPS, O_FORMAT,
-           O_COPY, O_TOOL_PATH, O_GENERATE, O_SECONDS, O_SEED, O_COUNT, O_OUT, O_NO_PREFLIGHT };
+           O_COPY, O_TOOL_PATH, O_GENERATE, O_SECONDS, O_SEED, O_COUNT, O_OUT, O_NO_PREFLIGHT,
+           O_FAIL_ON_NEW };
     static const struct option longopts[] = {
         {"impl", required_argument, NULL, O_IMPL},
         {"cmd", required_argument, NULL, O_CMD},
@@ -513,6 +520,7 @@ int cmd_conformance(int argc, char **argv)
         {"xfail", required_argument, NULL, O_XFAIL},
         {"no-xfail", no_argument, NULL, O_NO_XFAIL},
         {"no-preflight", no_argument, NULL, O_NO_PREFLIGHT},
+        {"fail-on-new", no_argument, NULL, O_FAIL_ON_NEW},
         {"report", required_argument, NULL, O_REPORT},
         {"report-dir", required_argument, NULL, O_REPORT_DIR},
         {"jobs", required_argument, NULL, 'j'},
@@ -586,6 +594,7 @@ int cmd_conformance(int argc, char **argv)
         case O_XFAIL: xfail = optarg; break;
         case O_NO_XFAIL: no_xfail = 1; break;
         case O_NO_PREFLIGHT: no_preflight = 1; break;
+        case O_FAIL_ON_NEW: gen.fail_on_new = 1; break;
         case O_REPORT: {
             char *list_arg = tc_conf_strdup(optarg), *save = NULL;
             for (char *k = strtok_r(list_arg, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
@@ -655,10 +664,10 @@ int cmd_conformance(int argc, char **argv)
                                               "--impl NAME or one --cmd");
     if (gen.count && !seconds_given)
         gen.seconds = 0; /* --count alone: as long as it takes */
-    if (!generate && (gen.count || gen.seed != 1 || seconds_given ||
+    if (!generate && (gen.count || gen.seed != 1 || seconds_given || gen.fail_on_new ||
                       strcmp(gen.out, "tracecheck-generated") != 0))
-        return cli_usage_error("conformance", "--seconds, --seed, --count and --out are "
-                                              "options of --generate");
+        return cli_usage_error("conformance", "--seconds, --seed, --count, --out and "
+                                              "--fail-on-new are options of --generate");
     /* Without any: tracecheck; the matrix compares it with every known tool
      * (an absent one shows its cases as skipped, with the reason). */
     if (!nimpl && !cs.cmd) {

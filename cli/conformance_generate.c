@@ -154,7 +154,9 @@ int cli_conformance_generate(const tc_conf_impl *impl, const char *name,
         tc_conf_suite_free(&suite);
         return EXIT_TROUBLE;
     }
-    int status = run.nclasses ? EXIT_INVALID : EXIT_VALID;
+    /* Known departures found again are marked so; a NEW one comes first. */
+    tc_gen_conf_mark_known(&run, a->xfail, have_suite ? &suite : NULL);
+    int status = (a->fail_on_new ? run.nnew : run.nclasses) ? EXIT_INVALID : EXIT_VALID;
     if (a->report_dir) {
         int none = 1;
         for (int k = 0; k < TC_CONF_REPORT__COUNT; k++)

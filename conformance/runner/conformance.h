@@ -139,6 +139,12 @@ typedef struct tc_conf_xfail_entry {
     tc_conf_xfail_kind kind;
     unsigned line;
     int used; /* matched a case of the suite */
+    /* Parsed from the reason at load time, for --generate's marks
+     * (gen_known.c): the "[topic]" it starts with and the first
+     * double-quoted text (the tool's message as it printed it); NULL when
+     * the reason has none. */
+    char *topic;
+    char *message;
 } tc_conf_xfail_entry;
 
 typedef struct tc_conf_xfail {

@@ -465,6 +465,7 @@ void tc_gen_conf_run_free(tc_gen_conf_run *run)
         for (size_t k = 0; k < c->nexamples; k++)
             free(c->examples[k]);
         free(c->examples);
+        free(c->known);
     }
     free(run->classes);
     memset(run, 0, sizeof *run);
