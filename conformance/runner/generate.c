@@ -269,7 +269,8 @@ static int by_key(const void *a, const void *b)
 static int finish(parent *p)
 {
     tc_gen_conf_run *r = p->run;
-    qsort(p->f, p->n, sizeof *p->f, by_key);
+    if (p->n) /* qsort takes no NULL array, even of nothing */
+        qsort(p->f, p->n, sizeof *p->f, by_key);
     r->classes = calloc(p->n ? p->n : 1, sizeof *r->classes);
     char **taken = calloc(p->n ? p->n : 1, sizeof *taken);
     if (!r->classes || !taken)
