@@ -27,7 +27,8 @@ static void help(void)
          "Runs implementations over the conformance cases (conformance/cases/<group>/\n"
          "{y,n,i}_*: y_ must be accepted, n_ rejected, i_ is implementation-defined) and\n"
          "reports pass, fail, crash, timeout, skip (--skip), out-of-scope (a case the\n"
-         "implementation does not read), not-installed (the tool was not found), xfail\n"
+         "implementation does not read), not-installed (the tool was not found), broken\n"
+         "(the tool could not read the one case it must accept: --no-preflight), xfail\n"
          "(an expected failure) and xpass (a listed failure that now passes). See\n"
          "docs/conformance.md.\n"
          "\n"
@@ -77,6 +78,10 @@ static void help(void)
          "                        (default, for each: the cases' sibling xfail/NAME.txt\n"
          "                        when it exists)\n"
          "      --no-xfail        use no expected-failure list\n"
+         "      --no-preflight    run a known tool's cases even when it cannot read the case\n"
+         "                        every version of it accepts (by default, that one run\n"
+         "                        comes first, and a tool that fails it has its cases\n"
+         "                        reported 'broken', with what it printed, once)\n"
          "  -j, --jobs N          cases run at once (default: the number of CPUs)\n"
          "\n"
          "Output:\n"
@@ -101,8 +106,14 @@ static void help(void)
          "                        the implementation's answer: accept, reject with its\n"
          "                        message, crash, timeout, dump) and write it as a case:\n"
          "                        OUT/cases/<format>/NAME.* (a suite: --cases OUT/cases)\n"
-         "                        and what it printed, OUT/output/NAME.txt. Exit status 1\n"
-         "                        when anything diverged\n"
+         "                        and what it printed, OUT/output/NAME.txt. Each class is\n"
+         "                        marked against the expected-failure list (--xfail, else\n"
+         "                        xfail/NAME.txt): 'known: [topic]' when an entry records\n"
+         "                        it (its quoted message is the tool's, or its case\n"
+         "                        expects the class's rules), else NEW; NEW classes come\n"
+         "                        first. Exit status 1 when anything diverged\n"
+         "      --fail-on-new     exit status 1 only when a NEW class is found (known\n"
+         "                        departures found again give 0)\n"
          "      --seconds S       stop after S seconds (default 60; 0: no limit); Ctrl-C\n"
          "                        stops sooner and keeps what was found\n"
          "      --count N         stop after N traces (alone: no time limit)\n"
@@ -126,8 +137,8 @@ static void help(void)
          "\n"
          "Exit status: 0 when nothing failed, crashed, timed out or passed unexpectedly\n"
          "(and the expected-failure list names only existing cases), 1 otherwise, 2 on a\n"
-         "usage error, a broken case or a report that could not be written. With several\n"
-         "implementations, 1 when any of them gives 1 on its own.");
+         "usage error, a broken case, a report that could not be written or a tool that\n"
+         "could not run (broken). With several implementations, the highest of theirs.");
 }
 
 static int is_dir(const char *p)
@@ -355,6 +366,10 @@ static int column_impl(column *col, const char *spec, const char *name, const ch
             tool_command(path ? path : wanted, tool->second_args);
     }
     im->copy_input = tool->copy_input;
+    /* A known tool has a case every version of it accepts: a --cmd reader
+     * is the one under test, and its refusing a valid trace is a failure to
+     * report case by case. */
+    im->preflight = 1;
     if (tool->adapter) {
         /* The command line is only shown in reports: the adapter runs it. */
         im->kind = TC_IMPL_ADAPTER;
@@ -488,7 +503,8 @@ int cmd_conformance(int argc, char **argv)
 {
     enum { O_IMPL = 256, O_CMD, O_NAME, O_DUMP, O_CASES, O_RUN, O_SKIP, O_TIMEOUT, O_XFAIL,
            O_NO_XFAIL, O_REPORT, O_REPORT_DIR, O_LIST, O_COVERAGE, O_WRITE_DUMPS, O_FORMAT,
-           O_COPY, O_TOOL_PATH, O_GENERATE, O_SECONDS, O_SEED, O_COUNT, O_OUT };
+           O_COPY, O_TOOL_PATH, O_GENERATE, O_SECONDS, O_SEED, O_COUNT, O_OUT, O_NO_PREFLIGHT,
+           O_FAIL_ON_NEW };
     static const struct option longopts[] = {
         {"impl", required_argument, NULL, O_IMPL},
         {"cmd", required_argument, NULL, O_CMD},
@@ -503,6 +519,8 @@ int cmd_conformance(int argc, char **argv)
         {"timeout", required_argument, NULL, O_TIMEOUT},
         {"xfail", required_argument, NULL, O_XFAIL},
         {"no-xfail", no_argument, NULL, O_NO_XFAIL},
+        {"no-preflight", no_argument, NULL, O_NO_PREFLIGHT},
+        {"fail-on-new", no_argument, NULL, O_FAIL_ON_NEW},
         {"report", required_argument, NULL, O_REPORT},
         {"report-dir", required_argument, NULL, O_REPORT_DIR},
         {"jobs", required_argument, NULL, 'j'},
@@ -530,7 +548,7 @@ int cmd_conformance(int argc, char **argv)
     const char *run_globs[MAX_GLOBS], *skip_globs[MAX_GLOBS];
     size_t nrun = 0, nskip = 0;
     int want[TC_CONF_REPORT__COUNT] = {0}, nwant = 0;
-    int no_xfail = 0, verbose = 0, quiet = 0, list = 0, coverage = 0;
+    int no_xfail = 0, no_preflight = 0, verbose = 0, quiet = 0, list = 0, coverage = 0;
     int write_dumps = 0, c;
     double timeout = 10;
     long jobs = (long)cli_cpus();
@@ -575,6 +593,8 @@ int cmd_conformance(int argc, char **argv)
             break;
         case O_XFAIL: xfail = optarg; break;
         case O_NO_XFAIL: no_xfail = 1; break;
+        case O_NO_PREFLIGHT: no_preflight = 1; break;
+        case O_FAIL_ON_NEW: gen.fail_on_new = 1; break;
         case O_REPORT: {
             char *list_arg = tc_conf_strdup(optarg), *save = NULL;
             for (char *k = strtok_r(list_arg, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
@@ -644,10 +664,10 @@ int cmd_conformance(int argc, char **argv)
                                               "--impl NAME or one --cmd");
     if (gen.count && !seconds_given)
         gen.seconds = 0; /* --count alone: as long as it takes */
-    if (!generate && (gen.count || gen.seed != 1 || seconds_given ||
+    if (!generate && (gen.count || gen.seed != 1 || seconds_given || gen.fail_on_new ||
                       strcmp(gen.out, "tracecheck-generated") != 0))
-        return cli_usage_error("conformance", "--seconds, --seed, --count and --out are "
-                                              "options of --generate");
+        return cli_usage_error("conformance", "--seconds, --seed, --count, --out and "
+                                              "--fail-on-new are options of --generate");
     /* Without any: tracecheck; the matrix compares it with every known tool
      * (an absent one shows its cases as skipped, with the reason). */
     if (!nimpl && !cs.cmd) {
@@ -706,7 +726,17 @@ int cmd_conformance(int argc, char **argv)
         gen.quiet = quiet;
         gen.report_dir = report_dir;
         memcpy(gen.want, want, sizeof gen.want);
-        int rc = cli_conformance_generate(&st.col[0].im, st.col[0].name, &gen);
+        /* The suite and the list: the case the tool must accept first. */
+        st.cases = cases ? tc_conf_strdup(cases) : find_cases();
+        int rc = no_xfail ? 0 : column_xfail(&st.col[0], st.cases, xfail);
+        if (rc) {
+            cleanup(&st);
+            return rc;
+        }
+        gen.cases = st.cases;
+        gen.xfail = st.col[0].have_xfail ? &st.col[0].xfail : NULL;
+        gen.no_preflight = no_preflight;
+        rc = cli_conformance_generate(&st.col[0].im, st.col[0].name, &gen);
         cleanup(&st);
         return rc;
     }
@@ -758,12 +788,16 @@ int cmd_conformance(int argc, char **argv)
             .nskip = nskip, .timeout = timeout, .jobs = (unsigned)jobs,
             .xfail = col->have_xfail ? &col->xfail : NULL, .write_dumps = write_dumps,
             .verbose = verbose, .log = quiet ? NULL : console, .log_name = st.ncol > 1,
+            .no_preflight = no_preflight,
         };
         tc_conf_run_suite(&col->run, &st.suite, &col->opt);
         col->ran = 1;
         /* Several implementations: 1 when any of them has a result that
-         * fails its own run (as it alone would). */
-        if (tc_conf_run_failed(&col->run))
+         * fails its own run (as it alone would); 2 when a tool could not
+         * run at all, which no result of the others hides. */
+        if (col->run.broken)
+            status = EXIT_TROUBLE;
+        else if (tc_conf_run_failed(&col->run) && status == EXIT_VALID)
             status = EXIT_INVALID;
     }
     /* The writers take the runs side by side; the copies share the results. */

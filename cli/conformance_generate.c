@@ -112,6 +112,26 @@ int cli_conformance_generate(const tc_conf_impl *impl, const char *name,
         fprintf(stderr, "tracecheck conformance: %s: %s\n", name, impl->unavailable);
         return EXIT_TROUBLE;
     }
+    /* The suite: the case the tool must accept (preflight), and the cases
+     * the expected-failure list names (their rules mark the classes). */
+    tc_conf_suite suite = {0};
+    int have_suite = a->cases && tc_conf_suite_load(&suite, a->cases) == 0;
+    if (a->cases && !have_suite)
+        fprintf(stderr, "tracecheck conformance: note: the suite in %s has problems (above): "
+                        "no preflight, and classes are matched to the list by message only\n",
+                a->cases);
+    /* A tool that cannot read the case it must accept would make every
+     * generated trace a divergence of one cause: said once, nothing run. */
+    char *broken = have_suite && impl->preflight && !a->no_preflight
+                       ? tc_conf_preflight(&suite, impl, a->xfail, a->timeout)
+                       : NULL;
+    if (broken) {
+        fprintf(stderr, "conformance: %s cannot run: %s; no generated trace is run\n", name,
+                broken);
+        free(broken);
+        tc_conf_suite_free(&suite);
+        return EXIT_TROUBLE;
+    }
     tc_gen_conf_options opt = {
         .impl = impl, .impl_name = name, .seconds = a->seconds, .count = a->count,
         .seed = a->seed, .jobs = a->jobs, .timeout = a->timeout, .out = a->out,
@@ -119,6 +139,7 @@ int cli_conformance_generate(const tc_conf_impl *impl, const char *name,
     };
     opt.nformats = formats_of(impl, a->format, opt.formats);
     if (!opt.nformats) {
+        tc_conf_suite_free(&suite);
         char names[256];
         tc_format_names(names, sizeof names, ", ");
         return cli_usage_error("conformance", "--generate: no format to draw for %s (--format "
@@ -130,9 +151,12 @@ int cli_conformance_generate(const tc_conf_impl *impl, const char *name,
     tc_gen_conf_run run;
     if (tc_gen_conf_run_all(&run, &opt) != 0) {
         tc_gen_conf_run_free(&run);
+        tc_conf_suite_free(&suite);
         return EXIT_TROUBLE;
     }
-    int status = run.nclasses ? EXIT_INVALID : EXIT_VALID;
+    /* Known departures found again are marked so; a NEW one comes first. */
+    tc_gen_conf_mark_known(&run, a->xfail, have_suite ? &suite : NULL);
+    int status = (a->fail_on_new ? run.nnew : run.nclasses) ? EXIT_INVALID : EXIT_VALID;
     if (a->report_dir) {
         int none = 1;
         for (int k = 0; k < TC_CONF_REPORT__COUNT; k++)
@@ -154,5 +178,6 @@ int cli_conformance_generate(const tc_conf_impl *impl, const char *name,
         tc_gen_conf_report_text(stdout, &run);
     }
     tc_gen_conf_run_free(&run);
+    tc_conf_suite_free(&suite);
     return status;
 }

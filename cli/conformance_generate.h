@@ -16,6 +16,10 @@ typedef struct cli_generate_args {
     unsigned jobs;
     int quiet;
     int want[TC_CONF_REPORT__COUNT];
+    const char *cases;           /* the suite: its case the tool must accept (preflight) */
+    const tc_conf_xfail *xfail;  /* the implementation's list; NULL: none */
+    int no_preflight;            /* --no-preflight */
+    int fail_on_new;             /* --fail-on-new: exit 1 only for a NEW class */
 } cli_generate_args;
 
 /* Runs it; the exit status: 0 no divergence, 1 some, 2 trouble. */

@@ -33,14 +33,17 @@ void tc_gen_conf_report_text(FILE *f, const tc_gen_conf_run *run)
             (unsigned long long)run->traces, (unsigned long long)run->valid,
             (unsigned long long)run->invalid, (unsigned long long)run->unusable,
             run->unusable == 1 ? "" : "s");
-    fprintf(f, "divergences: %llu traces in %zu class%s%s%s%s\n",
+    fprintf(f, "divergences: %llu traces in %zu class%s, %zu NEW%s%s%s\n",
             (unsigned long long)run->divergences, run->nclasses, run->nclasses == 1 ? "" : "es",
-            run->nclasses ? "; cases in " : "", run->nclasses ? o->out : "",
+            run->nnew, run->nclasses ? "; cases in " : "", run->nclasses ? o->out : "",
             run->nclasses ? "/cases, what the implementation printed in output/" : "");
+    fprintf(f, "marked against: %s\n",
+            run->xfail_path ? run->xfail_path : "no expected-failure list (every class is NEW)");
     for (size_t i = 0; i < run->nclasses; i++) {
         const tc_gen_class *c = &run->classes[i];
-        fprintf(f, "\n%zu. %s: tracecheck %ss (%s); %s answers %s\n", i + 1, c->format,
-                tc_conf_verdict_name(c->verdict), c->rules, o->impl_name, c->answer);
+        fprintf(f, "\n%zu. %s%s%s %s: tracecheck %ss (%s); %s answers %s\n", i + 1,
+                c->known ? "known: [" : "NEW", c->known ? c->known : "", c->known ? "]" : "",
+                c->format, tc_conf_verdict_name(c->verdict), c->rules, o->impl_name, c->answer);
         fprintf(f, "   %llu trace%s, the first at iteration %llu\n",
                 (unsigned long long)c->hits, c->hits == 1 ? "" : "s",
                 (unsigned long long)c->iteration);
@@ -91,11 +94,16 @@ void tc_gen_conf_report_json(FILE *f, const tc_gen_conf_run *run)
     cJSON_AddNumberToObject(j, "invalid", (double)run->invalid);
     cJSON_AddNumberToObject(j, "refused", (double)run->unusable);
     cJSON_AddNumberToObject(j, "divergences", (double)run->divergences);
+    cJSON_AddNumberToObject(j, "new_classes", (double)run->nnew);
+    add_string(j, "xfail_list", run->xfail_path);
     cJSON_AddStringToObject(j, "out", o->out);
     cJSON *cl = cJSON_AddArrayToObject(j, "classes");
     for (size_t i = 0; i < run->nclasses; i++) {
         const tc_gen_class *c = &run->classes[i];
         cJSON *x = cJSON_CreateObject();
+        /* NEW first: "new": true; a known class names the list's topics. */
+        cJSON_AddBoolToObject(x, "new", !c->known);
+        add_string(x, "known", c->known);
         cJSON_AddStringToObject(x, "format", c->format);
         cJSON_AddStringToObject(x, "tracecheck", tc_conf_verdict_name(c->verdict));
         cJSON *rules = cJSON_AddArrayToObject(x, "rules");
@@ -135,22 +143,28 @@ void tc_gen_conf_report_html(FILE *f, const tc_gen_conf_run *run)
     fputs("<section id=\"generated\"><h2>Generated divergences: ", f);
     tc_conf_html_text(f, o->impl_name);
     fprintf(f, "</h2>\n<p>conformance --generate, seed %llu, %.1f s (%s): %llu traces "
-               "(%llu valid, %llu breaking one rule), %llu diverging in %zu classes.</p>\n",
+               "(%llu valid, %llu breaking one rule), %llu diverging in %zu classes, "
+               "<span id=\"new-classes\">%zu</span> NEW.</p>\n",
             (unsigned long long)o->seed, run->seconds, how_it_ended(run),
             (unsigned long long)run->traces, (unsigned long long)run->valid,
             (unsigned long long)run->invalid, (unsigned long long)run->divergences,
-            run->nclasses);
+            run->nclasses, run->nnew);
     if (!run->nclasses) {
         fputs("</section>\n", f);
         return;
     }
-    fputs("<table class=\"generated\"><tr><th>format</th><th>tracecheck</th><th>rules</th>"
+    fputs("<table class=\"generated\"><tr><th>mark</th><th>format</th><th>tracecheck</th><th>rules</th>"
           "<th>answer</th><th>traces</th><th>case</th><th>bytes</th><th>judged</th></tr>\n",
           f);
     for (size_t i = 0; i < run->nclasses; i++) {
         const tc_gen_class *c = &run->classes[i];
         const char *cells[] = {c->format, tc_conf_verdict_name(c->verdict), c->rules, c->answer};
-        fputs("<tr>", f);
+        fputs(c->known ? "<tr class=\"known\"><td>known: [" : "<tr class=\"new\"><td><b>NEW</b>", f);
+        if (c->known) {
+            tc_conf_html_text(f, c->known);
+            fputs("]", f);
+        }
+        fputs("</td>", f);
         for (size_t k = 0; k < 4; k++) {
             fputs("<td>", f);
             tc_conf_html_text(f, cells[k]);

@@ -215,6 +215,7 @@ static const char style[] =
     ".timeout{background:#f6c27a}.skip{background:#e4e4e4;color:#666}"
     ".out-of-scope{background:#f4f4f4;color:#aaa}"
     ".not-installed{background:#fff;color:#b00;font-style:italic}"
+    ".broken{background:#fff;color:#b00;font-weight:bold;font-style:italic}"
     "th.impl .ver{display:block;font-weight:normal;font-size:.85em;color:#555}"
     "th.impl .ver.missing{color:#b00;font-style:italic}"
     ".xfail{background:#f3eaa0}.xpass{background:#7fb3f0}.none{background:#fff}"
@@ -288,6 +289,10 @@ static void column_head(FILE *f, const tc_conf_run *run)
         fputs("\n", f);
         tc_conf_html_text(f, impl->unavailable);
     }
+    if (run->broken) {
+        fputs("\ncannot run: ", f);
+        tc_conf_html_text(f, run->broken);
+    }
     if (run->opt->xfail) {
         fputs("\nexpected failures: ", f);
         tc_conf_html_text(f, run->opt->xfail->path);
@@ -297,6 +302,8 @@ static void column_head(FILE *f, const tc_conf_run *run)
     /* Under the name: the version that was run, or that there was none. */
     if (impl->unavailable) {
         fputs("<span class=\"ver missing\">not installed</span>", f);
+    } else if (run->broken) {
+        fputs("<span class=\"ver missing\">cannot run</span>", f);
     } else if (impl->version) {
         fputs("<span class=\"ver\">", f);
         tc_conf_html_text(f, impl->version);
@@ -398,6 +405,7 @@ void tc_conf_report_html_generated(FILE *f, const tc_conf_run *runs, size_t n,
                 tc_conf_result_name((tc_conf_result_kind)k));
     fputs(" (xfail: a listed expected failure; xpass: listed, but passed; out-of-scope: a "
           "case the implementation does not read; not-installed: the tool was not found, so "
+          "its cases were not run; broken: the tool could not read the one case it must accept, so "
           "its cases were not run; hover or click a cell for why)</p>\n", f);
     totals_table(f, runs, n);
     if (gen)

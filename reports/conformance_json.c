@@ -95,7 +95,8 @@ void tc_conf_report_json(FILE *f, const tc_conf_run *run)
     key_str(f, "command", impl->kind == TC_IMPL_COMMAND ? impl->command : NULL);
     fputc(',', f);
     key_str(f, "version", impl->kind == TC_IMPL_TRACECHECK ? TC_VERSION_STRING : impl->version);
-    fprintf(f, ",\"installed\":%s", impl->unavailable ? "false" : "true");
+    fprintf(f, ",\"installed\":%s,", impl->unavailable ? "false" : "true");
+    key_str(f, "broken", run->broken);
     fprintf(f, ",\"dump\":%s},", impl->kind == TC_IMPL_TRACECHECK || impl->dump ? "true" : "false");
     key_str(f, "xfail_list", run->opt->xfail ? run->opt->xfail->path : NULL);
     fputc(',', f);

@@ -28,7 +28,8 @@ static void testcase(FILE *f, const tc_conf_run *run, const tc_conf_result *r)
     case TC_CONF_TIMEOUT: element = "error"; break;
     case TC_CONF_SKIP:
     case TC_CONF_OUT_OF_SCOPE:
-    case TC_CONF_NOT_INSTALLED: element = "skipped"; break;
+    case TC_CONF_NOT_INSTALLED:
+    case TC_CONF_BROKEN: element = "skipped"; break;
     case TC_CONF_XFAIL:
         element = "skipped";
         message = r->xfail_reason;

@@ -129,8 +129,18 @@ void tc_conf_report_sarif(FILE *f, const tc_conf_run *run)
     char *base = tc_conf_printf("%s/", dir);
     uri(f, dir[0] == '/' ? "file://" : "", base);
     free(base);
-    fprintf(f, "}},\"invocations\":[{\"executionSuccessful\":%s}],\"properties\":{"
-               "\"suite_version\":", tc_conf_run_failed(run) ? "false" : "true");
+    fprintf(f, "}},\"invocations\":[{\"executionSuccessful\":%s",
+            tc_conf_run_failed(run) ? "false" : "true");
+    /* A tool that cannot run has no result per case (they were not run):
+     * the one reason is the invocation's. */
+    if (run->broken) {
+        fputs(",\"toolExecutionNotifications\":[{\"level\":\"error\",\"message\":{\"text\":", f);
+        char *text = tc_conf_printf("%s cannot run: %s", impl->name, run->broken);
+        tc_report_json_string(f, text);
+        free(text);
+        fputs("}}]", f);
+    }
+    fputs("}],\"properties\":{\"suite_version\":", f);
     tc_report_json_string(f, run->suite->version);
     fputs(",\"implementation\":", f);
     tc_report_json_string(f, impl->name);

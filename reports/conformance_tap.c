@@ -1,6 +1,6 @@
 /*
  * TAP 14 (testanything.org/tap-version-14-specification): one test point per
- * case. Cases not run (skipped, out of scope, tool not installed) are
+ * case. Cases not run (skipped, out of scope, tool not installed or broken) are
  * "ok ... # SKIP", expected failures "not ok ... # TODO" (so a
  * harness does not count them), and an unexpected pass is a plain "not ok":
  * a listed failure that now passes must be noticed. Details go in a YAML block.
@@ -59,6 +59,13 @@ void tc_conf_report_tap(FILE *f, const tc_conf_run *run)
         fputc('\n', f);
         if (!ok && r->kind != TC_CONF_XFAIL)
             yaml(f, r);
+    }
+    /* A tool that cannot run: its cases are skipped, and the run is not a
+     * pass either; a harness takes "Bail out!" as the run's failure. */
+    if (run->broken) {
+        fprintf(f, "Bail out! %s cannot run: ", run->opt->impl->name);
+        directive_text(f, run->broken);
+        fputc('\n', f);
     }
     fputs("# ", f);
     tc_conf_report_summary_line(f, run);

@@ -57,6 +57,8 @@ void tc_conf_report_text(FILE *out, const tc_conf_run *run)
         fprintf(out, "not installed: %s\n", impl->unavailable);
     else if (impl->version)
         fprintf(out, "version: %s\n", impl->version);
+    if (run->broken)
+        fprintf(out, "cannot run: %s\n", run->broken);
     if (run->opt->xfail)
         fprintf(out, "expected failures: %s (%zu entries)\n", run->opt->xfail->path,
                 run->opt->xfail->n);
@@ -66,6 +68,7 @@ void tc_conf_report_text(FILE *out, const tc_conf_run *run)
     section(out, run, TC_CONF_XPASS, "unexpected pass (listed as an expected failure)");
     section(out, run, TC_CONF_XFAIL, "expected failure");
     section(out, run, TC_CONF_SKIP, "skip");
+    grouped(out, run, TC_CONF_BROKEN, "broken (the tool cannot run: not run)");
     grouped(out, run, TC_CONF_NOT_INSTALLED, "not installed");
     grouped(out, run, TC_CONF_OUT_OF_SCOPE, "out of scope");
     if (impl->kind != TC_IMPL_TRACECHECK) {

@@ -98,6 +98,9 @@ static void test_not_run(void)
     CU_ASSERT(tc_conf_result_not_run(TC_CONF_SKIP));
     CU_ASSERT(tc_conf_result_not_run(TC_CONF_OUT_OF_SCOPE));
     CU_ASSERT(tc_conf_result_not_run(TC_CONF_NOT_INSTALLED));
+    /* A tool that cannot run: its cases are not run, never failures. */
+    CU_ASSERT_STRING_EQUAL(tc_conf_result_name(TC_CONF_BROKEN), "broken");
+    CU_ASSERT(tc_conf_result_not_run(TC_CONF_BROKEN));
     CU_ASSERT(!tc_conf_result_not_run(TC_CONF_PASS));
     CU_ASSERT(!tc_conf_result_not_run(TC_CONF_XFAIL));
     CU_ASSERT(!tc_conf_result_not_run(TC_CONF_CRASH));

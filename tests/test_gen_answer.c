@@ -121,7 +121,75 @@ static void test_telling_line(void)
     CU_ASSERT_NSTRING_EQUAL(l, "first", n);
 }
 
+/* An entry of an expected-failure list, as xfail.c loads it. */
+static tc_conf_xfail_entry entry(const char *name, const char *topic, const char *message)
+{
+    return (tc_conf_xfail_entry){.name = (char *)name, .reason = (char *)"",
+                                 .kind = TC_XFAIL_FAIL, .topic = (char *)topic,
+                                 .message = (char *)message};
+}
+
+/* The class of a line as --generate records a tool's rejection. */
+static char *reject_answer(const char *line)
+{
+    char *c = gx_answer_class(line, strlen(line));
+    char *a = malloc(strlen(c) + 9);
+    strcpy(a, "reject: ");
+    strcat(a, c);
+    free(c);
+    return a;
+}
+
+static void test_entry_matches(void)
+{
+    /* ovniemu 1.14.0's messages (xfail/ovniemu.txt) against what it printed
+     * on generated traces: other values, its name first. */
+    tc_conf_xfail_entry gate = entry("y_ovni_clock_gate", "clock-gate",
+                                     "ERROR: check_clock_gate: stream loom.node00/proc.847764/"
+                                     "thread.847798 has starting clock too far: delta=20.37 h");
+    char *a = reject_answer("ovniemu: ERROR: check_clock_gate: stream loom.x/proc.1/thread.9 "
+                            "has starting clock too far: delta=3.50 h");
+    CU_ASSERT(gx_entry_matches(&gate, NULL, TC_VERDICT_ACCEPT, "none", a));
+    /* ... only where tracecheck accepts, and not another message */
+    CU_ASSERT(!gx_entry_matches(&gate, NULL, TC_VERDICT_REJECT, "OVNI-X", a));
+    free(a);
+    a = reject_answer("ovniemu: ERROR: model_ovni_finish: thread 4100 is not dead (thread.4100)");
+    CU_ASSERT(!gx_entry_matches(&gate, NULL, TC_VERDICT_ACCEPT, "none", a));
+    tc_conf_xfail_entry dead = entry("y_ovni_thread_no_end", "thread-end",
+                                     "ERROR: model_ovni_finish: thread 847764 is not dead "
+                                     "(thread.847764)");
+    CU_ASSERT(gx_entry_matches(&dead, NULL, TC_VERDICT_ACCEPT, "none", a));
+    /* a listed crash is not a rejection */
+    dead.kind = TC_XFAIL_CRASH;
+    CU_ASSERT(!gx_entry_matches(&dead, NULL, TC_VERDICT_ACCEPT, "none", a));
+    free(a);
+    /* "..." in the list elides the middle of the message */
+    tc_conf_xfail_entry order = entry("y_ovni_big_endian", "host-order",
+                                      "ERROR: check_stream_header: ... stream version mismatch "
+                                      "16777216 (expected 1)");
+    a = reject_answer("ovniemu: ERROR: check_stream_header: stream 'loom.a/proc.1/thread.1': "
+                      "stream version mismatch 16777216 (expected 1)");
+    CU_ASSERT(gx_entry_matches(&order, NULL, TC_VERDICT_ACCEPT, "none", a));
+    free(a);
+    a = reject_answer("ovniemu: ERROR: check_stream_header: stream 'loom.a/proc.1/thread.1': "
+                      "bad magic");
+    CU_ASSERT(!gx_entry_matches(&order, NULL, TC_VERDICT_ACCEPT, "none", a));
+    free(a);
+    /* tracecheck rejects, the tool accepts: the entry's case expects the
+     * class's error rules, exactly */
+    tc_conf_case c = {.name = (char *)"n_ovni_trace_empty", .verdict = TC_VERDICT_REJECT};
+    tc_conf_rules_add(&c.errors, tc_rule_find("OVNI-TRACE-EMPTY"));
+    tc_conf_xfail_entry empty = entry("n_ovni_trace_empty", "no-streams", NULL);
+    CU_ASSERT(gx_entry_matches(&empty, &c, TC_VERDICT_REJECT, "OVNI-TRACE-EMPTY", "accept"));
+    CU_ASSERT(!gx_entry_matches(&empty, &c, TC_VERDICT_REJECT, "OVNI-TRACE-JSON-MISSING",
+                                "accept"));
+    CU_ASSERT(!gx_entry_matches(&empty, NULL, TC_VERDICT_REJECT, "OVNI-TRACE-EMPTY", "accept"));
+    CU_ASSERT(!gx_entry_matches(&empty, &c, TC_VERDICT_ACCEPT, "none", "accept"));
+    tc_conf_rules_free(&c.errors);
+}
+
 static const tu_test tests[] = {
+    {"an expected-failure entry records a class, or not", test_entry_matches},
     {"values in a message become N, C, ID, 'V' and PATH", test_values},
     {"one message with other values is one class", test_one_class},
     {"the words of a message stay", test_words_stay},

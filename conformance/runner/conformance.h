@@ -22,8 +22,9 @@
 
 /* Bumped when the layout of the JSON report changes. */
 /* 2: results out-of-scope and not-installed (once both "skip"); the
- * implementation's version and whether it is installed. */
-#define TC_CONF_REPORT_VERSION 2
+ * implementation's version and whether it is installed.
+ * 3: the result broken, and the implementation's "broken" reason. */
+#define TC_CONF_REPORT_VERSION 3
 /* Bumped when the expectation schema (*.expect.json) changes. */
 #define TC_CONF_EXPECT_VERSION 1
 
@@ -45,6 +46,8 @@ typedef enum tc_conf_result_kind {
                             * format, a text container for a Nexus reader, ...) */
     TC_CONF_NOT_INSTALLED, /* not run: the tool was not found (on PATH, --tool-path or
                             * --impl NAME=PROGRAM) */
+    TC_CONF_BROKEN,        /* not run: the tool could not run its preflight case (a
+                            * broken installation); the reason says what it printed */
     TC_CONF_XFAIL, /* failed, and listed in the expected-failure list */
     TC_CONF_XPASS, /* passed, but listed in the expected-failure list */
     TC_CONF__RESULTS
@@ -102,7 +105,7 @@ const tc_conf_case *tc_conf_suite_find(const tc_conf_suite *s, const char *name)
 const char *tc_conf_class_name(tc_conf_class c);       /* "y", "n", "i" */
 const char *tc_conf_verdict_name(tc_conf_verdict v);   /* "accept", "reject", "none" */
 const char *tc_conf_result_name(tc_conf_result_kind k); /* "pass", ..., "xpass" */
-/* Skip, out of scope or not installed: a case that was not run, which takes
+/* Skip, out of scope, not installed or broken: a case that was not run, which takes
  * no part in comparisons between implementations. */
 int tc_conf_result_not_run(tc_conf_result_kind k);
 
@@ -136,6 +139,12 @@ typedef struct tc_conf_xfail_entry {
     tc_conf_xfail_kind kind;
     unsigned line;
     int used; /* matched a case of the suite */
+    /* Parsed from the reason at load time, for --generate's marks
+     * (gen_known.c): the "[topic]" it starts with and the first
+     * double-quoted text (the tool's message as it printed it); NULL when
+     * the reason has none. */
+    char *topic;
+    char *message;
 } tc_conf_xfail_entry;
 
 typedef struct tc_conf_xfail {
@@ -200,6 +209,9 @@ typedef struct tc_conf_impl {
     /* TC_IMPL_ADAPTER: the adapter, and the path of the program. */
     const tc_conf_adapter *adapter;
     const char *program;
+    /* A known tool: before its cases, one run of the case every version of
+     * it accepts shows whether it can run at all (preflight.c). */
+    int preflight;
     /* Set: only inputs whose name ends so are run; others are skipped with
      * only_suffix_reason (dqr reads Nexus .rtd files, not text lists). */
     const char *only_suffix;
@@ -269,6 +281,7 @@ typedef struct tc_conf_options {
     /* Several implementations are run one after the other (--impl repeated):
      * each logged line starts with "NAME: " so that it says whose it is. */
     int log_name;
+    int no_preflight;        /* --no-preflight: run every case, whatever the tool's state */
 } tc_conf_options;
 
 typedef struct tc_conf_totals {
@@ -285,6 +298,9 @@ typedef struct tc_conf_run {
     size_t count;
     tc_conf_totals totals;
     time_t started;          /* wall clock at the start, for the reports' dates */
+    /* Set: the tool could not run its preflight case, and why (what it
+     * printed, the command, how it ended); its cases are TC_CONF_BROKEN. */
+    char *broken;
 } tc_conf_run;
 
 /* Whether the case's id (group/name) or name matches one of the globs
@@ -292,12 +308,26 @@ typedef struct tc_conf_run {
 int tc_conf_case_matches(const tc_conf_case *c, const char *const *globs, size_t n,
                          const char **which);
 
+/* Why the case is not one the implementation reads (another format, the
+ * input layer's cases for a third-party tool, ...), or NULL. */
+char *tc_conf_scope_reason(const tc_conf_impl *impl, const tc_conf_case *c);
+
+/* Preflight (preflight.c): the case a known tool must accept whatever its
+ * version (NULL: the suite has none it reads), and one run of it. Returns
+ * NULL when the tool accepted it, else why it cannot run (malloc'd):
+ * "\"its telling line\" (the command; exit 1)". */
+const tc_conf_case *tc_conf_preflight_case(const tc_conf_suite *s, const tc_conf_impl *impl,
+                                           const tc_conf_xfail *xfail);
+char *tc_conf_preflight(const tc_conf_suite *s, const tc_conf_impl *impl,
+                        const tc_conf_xfail *xfail, double timeout);
+
 /* Runs the selected cases, logging failures (every result when verbose).
  * Returns 0, or -1 when the run could not be carried out (message printed). */
 int tc_conf_run_suite(tc_conf_run *run, const tc_conf_suite *s, const tc_conf_options *opt);
 void tc_conf_run_free(tc_conf_run *run);
-/* Non-zero when anything failed, crashed, timed out or passed unexpectedly, or
- * an expected-failure entry names no case. */
+/* Non-zero when anything failed, crashed, timed out or passed unexpectedly,
+ * an expected-failure entry names no case, or the tool could not run at all
+ * (run->broken: its cases are not run, but that is no pass). */
 int tc_conf_run_failed(const tc_conf_run *run);
 
 /* Judges an outcome (judge.c). Fills kind, verdict, reason and the reported

@@ -26,4 +26,13 @@ char *gx_answer_class(const char *line, size_t n);
  * blanks dropped, tabs and bytes that are not printable as '?'. */
 char *gx_answer_example(const char *line, size_t n);
 
+/* Whether an expected-failure entry records a class (gen_known.c).
+ * verdict, rules, answer: the class's (tracecheck's verdict, its error
+ * rules "A, B" or "none", the tool's answer "accept" or "reject: CLASS").
+ * A reject is matched by the entry's quoted message, as a class, within
+ * the answer (a tool may put its name first: "ovniemu: ERROR: ..."); an
+ * accept by the error rules of the entry's case (c; NULL: unknown). */
+int gx_entry_matches(const tc_conf_xfail_entry *e, const tc_conf_case *c,
+                     tc_conf_verdict verdict, const char *rules, const char *answer);
+
 #endif

@@ -269,7 +269,8 @@ static int by_key(const void *a, const void *b)
 static int finish(parent *p)
 {
     tc_gen_conf_run *r = p->run;
-    qsort(p->f, p->n, sizeof *p->f, by_key);
+    if (p->n) /* qsort takes no NULL array, even of nothing */
+        qsort(p->f, p->n, sizeof *p->f, by_key);
     r->classes = calloc(p->n ? p->n : 1, sizeof *r->classes);
     char **taken = calloc(p->n ? p->n : 1, sizeof *taken);
     if (!r->classes || !taken)
@@ -465,6 +466,7 @@ void tc_gen_conf_run_free(tc_gen_conf_run *run)
         for (size_t k = 0; k < c->nexamples; k++)
             free(c->examples[k]);
         free(c->examples);
+        free(c->known);
     }
     free(run->classes);
     memset(run, 0, sizeof *run);

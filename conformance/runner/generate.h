@@ -61,6 +61,10 @@ typedef struct tc_gen_class {
      * -j; nexamples_seen counts them all. */
     char **examples;
     size_t nexamples, nexamples_seen;
+    /* Whether the expected-failure list knows it (gen_known.c): the
+     * [topic]s of the entries that match, "clock-gate, thread-end"; NULL:
+     * NEW, a departure the list does not record. */
+    char *known;
 } tc_gen_class;
 
 #define TC_GEN_EXAMPLES 8
@@ -71,6 +75,8 @@ typedef struct tc_gen_conf_run {
     size_t nclasses;
     uint64_t traces, valid, invalid, unusable; /* unusable: the generator refused the draw */
     uint64_t divergences;  /* traces on which the two disagreed */
+    size_t nnew;           /* classes the expected-failure list does not know */
+    const char *xfail_path; /* the list they were marked against; NULL: none */
     double seconds;
     int interrupted;       /* stopped by a signal before its limit */
     time_t started;
@@ -82,6 +88,16 @@ typedef struct tc_gen_conf_run {
  * be carried out (said on stderr). */
 int tc_gen_conf_run_all(tc_gen_conf_run *run, const tc_gen_conf_options *opt);
 void tc_gen_conf_run_free(tc_gen_conf_run *run);
+
+/* Marks each class against the implementation's expected-failure list
+ * (gen_known.c): a class where tracecheck accepts and the tool rejects is
+ * known when an entry's quoted message, its values taken out
+ * (gx_answer_class), is the tool's answer; one where tracecheck rejects and
+ * the tool accepts, when an entry's case (in suite; NULL: none) expects the
+ * class's error rules. Sorts NEW classes first (then by key) and counts
+ * them. x NULL: every class is NEW. */
+void tc_gen_conf_mark_known(tc_gen_conf_run *run, const tc_conf_xfail *x,
+                            const tc_conf_suite *suite);
 
 /* ---- reports (conformance_generated.c) ---- */
 

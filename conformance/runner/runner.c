@@ -127,23 +127,22 @@ static void finish(tc_conf_run *run, tc_impl_job *job, tc_conf_result *r)
     log_result(opt, r);
 }
 
-/* Why the case is not one the implementation reads, or NULL. */
-static char *scope_reason(const tc_conf_options *opt, const tc_conf_case *c)
+char *tc_conf_scope_reason(const tc_conf_impl *impl, const tc_conf_case *c)
 {
-    if (opt->impl->kind != TC_IMPL_TRACECHECK && c->format == TC_FORMAT_AUTO)
+    if (impl->kind != TC_IMPL_TRACECHECK && c->format == TC_FORMAT_AUTO)
         return tc_conf_printf("checks tracecheck's format detection and input layer, not a "
                               "format: only for --impl tracecheck");
-    if (opt->impl->only_format != TC_FORMAT_AUTO && c->format != opt->impl->only_format &&
-        (opt->impl->also_format == TC_FORMAT_AUTO || c->format != opt->impl->also_format))
-        return tc_conf_strdup(opt->impl->only_reason ? opt->impl->only_reason
-                                                     : "a format this implementation does not read");
-    if (opt->impl->only_suffix) {
-        size_t n = strlen(c->input), k = strlen(opt->impl->only_suffix);
-        if (n < k || strcmp(c->input + n - k, opt->impl->only_suffix) != 0)
-            return tc_conf_strdup(opt->impl->only_suffix_reason);
+    if (impl->only_format != TC_FORMAT_AUTO && c->format != impl->only_format &&
+        (impl->also_format == TC_FORMAT_AUTO || c->format != impl->also_format))
+        return tc_conf_strdup(impl->only_reason ? impl->only_reason
+                                              : "a format this implementation does not read");
+    if (impl->only_suffix) {
+        size_t n = strlen(c->input), k = strlen(impl->only_suffix);
+        if (n < k || strcmp(c->input + n - k, impl->only_suffix) != 0)
+            return tc_conf_strdup(impl->only_suffix_reason);
     }
-    if (opt->impl->kind == TC_IMPL_COMMAND && c->input_is_dir &&
-        !strstr(opt->impl->command, "{file}"))
+    if (impl->kind == TC_IMPL_COMMAND && c->input_is_dir &&
+        !strstr(impl->command, "{file}"))
         return tc_conf_strdup("the case is a directory (a trace), which cannot go on standard "
                               "input: give the command {file}");
     return NULL;
@@ -160,7 +159,7 @@ static char *skip_reason(const tc_conf_options *opt, const tc_conf_case *c,
     if (tc_conf_case_matches(c, opt->skip, opt->nskip, &glob))
         return tc_conf_printf("skipped by --skip '%s'", glob);
     *kind = TC_CONF_OUT_OF_SCOPE;
-    char *why = scope_reason(opt, c);
+    char *why = tc_conf_scope_reason(opt->impl, c);
     if (why)
         return why;
     *kind = TC_CONF_NOT_INSTALLED;
@@ -198,6 +197,22 @@ int tc_conf_run_suite(tc_conf_run *run, const tc_conf_suite *s, const tc_conf_op
             todo[ntodo++] = run->count;
         }
         run->count++;
+    }
+
+    /* A known tool that cannot run the case every version of it accepts
+     * would fail every case for one reason: its cases are not run, and that
+     * reason is said once. */
+    size_t nbroken = 0;
+    if (ntodo && opt->impl->preflight && !opt->no_preflight &&
+        (run->broken = tc_conf_preflight(s, opt->impl, opt->xfail, opt->timeout)) != NULL) {
+        for (size_t i = 0; i < ntodo; i++) {
+            tc_conf_result *r = &run->results[todo[i]];
+            r->kind = TC_CONF_BROKEN;
+            r->reason = tc_conf_printf("%s cannot run: %s", opt->impl->name, run->broken);
+            log_result(opt, r);
+        }
+        nbroken = ntodo;
+        ntodo = 0;
     }
 
     unsigned jobs = opt->jobs < 1 ? 1 : opt->jobs > MAX_JOBS ? MAX_JOBS : opt->jobs;
@@ -241,6 +256,9 @@ int tc_conf_run_suite(tc_conf_run *run, const tc_conf_suite *s, const tc_conf_op
             }
     }
     free(todo);
+    if (run->broken)
+        fprintf(stderr, "conformance: %s cannot run: %s; its %zu case%s not run\n",
+                opt->impl->name, run->broken, nbroken, nbroken == 1 ? " is" : "s are");
 
     for (size_t i = 0; opt->xfail && i < opt->xfail->n; i++)
         if (!tc_conf_suite_find(s, opt->xfail->e[i].name)) {
@@ -260,7 +278,7 @@ int tc_conf_run_failed(const tc_conf_run *run)
 {
     const size_t *n = run->totals.count;
     return n[TC_CONF_FAIL] || n[TC_CONF_CRASH] || n[TC_CONF_TIMEOUT] || n[TC_CONF_XPASS] ||
-           run->totals.stale_xfail;
+           run->totals.stale_xfail || run->broken;
 }
 
 void tc_conf_run_free(tc_conf_run *run)
@@ -274,5 +292,6 @@ void tc_conf_run_free(tc_conf_run *run)
         tc_conf_rules_free(&r->notes);
     }
     free(run->results);
+    free(run->broken);
     memset(run, 0, sizeof *run);
 }

@@ -30,14 +30,15 @@ const char *tc_conf_result_name(tc_conf_result_kind k)
 {
     static const char *const names[TC_CONF__RESULTS] = {
         "pass", "fail", "crash", "timeout", "skip", "out-of-scope", "not-installed",
-        "xfail", "xpass",
+        "broken", "xfail", "xpass",
     };
     return (unsigned)k < TC_CONF__RESULTS ? names[k] : "unknown";
 }
 
 int tc_conf_result_not_run(tc_conf_result_kind k)
 {
-    return k == TC_CONF_SKIP || k == TC_CONF_OUT_OF_SCOPE || k == TC_CONF_NOT_INSTALLED;
+    return k == TC_CONF_SKIP || k == TC_CONF_OUT_OF_SCOPE || k == TC_CONF_NOT_INSTALLED ||
+           k == TC_CONF_BROKEN;
 }
 
 /* Allocation failure in the runner is not recoverable in any useful way: a

@@ -45,6 +45,24 @@ static char *trim(char *s)
     return s;
 }
 
+/* "[clock-gate] ..." -> "clock-gate"; NULL without a leading [topic]. */
+static char *topic_of(const char *reason)
+{
+    const char *end = reason[0] == '[' ? strchr(reason, ']') : NULL;
+    return end && end > reason + 1 ? tc_conf_printf("%.*s", (int)(end - reason - 1), reason + 1)
+                                   : NULL;
+}
+
+/* The first "..." of the reason: what the tool printed, as it printed it. */
+static char *message_of(const char *reason)
+{
+    const char *open = strchr(reason, '"');
+    const char *close = open ? strchr(open + 1, '"') : NULL;
+    return close && close > open + 1
+               ? tc_conf_printf("%.*s", (int)(close - open - 1), open + 1)
+               : NULL;
+}
+
 int tc_conf_xfail_load(tc_conf_xfail *x, const char *path, tc_error *err)
 {
     memset(x, 0, sizeof *x);
@@ -114,7 +132,7 @@ int tc_conf_xfail_load(tc_conf_xfail *x, const char *path, tc_error *err)
             abort();
         x->e = e;
         x->e[x->n++] = (tc_conf_xfail_entry){tc_conf_strdup(s), tc_conf_strdup(reason), kind, lineno,
-                                             0};
+                                             0, topic_of(reason), message_of(reason)};
     }
     free(text);
     if (rc != 0) {
@@ -138,6 +156,8 @@ void tc_conf_xfail_free(tc_conf_xfail *x)
     for (size_t i = 0; i < x->n; i++) {
         free(x->e[i].name);
         free(x->e[i].reason);
+        free(x->e[i].topic);
+        free(x->e[i].message);
     }
     free(x->e);
     free(x->path);
