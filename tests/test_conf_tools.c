@@ -52,7 +52,9 @@ static void test_run(void)
 static void test_xfail_version(void)
 {
     char *dir = td_new("xfail"), err[300];
-    static const char good[] = "# measured\n@version 1.14.0\nn_a [t] a reason\n";
+    static const char good[] = "# measured\n@version 1.14.0\nn_a [t] a reason\n"
+                               "@drawn [big-endian] --big-endian --version 1\n";
+    static const char bad_drawn[] = "@drawn --big-endian\n";
     static const char twice[] = "@version 1\n@version 2\n";
     static const char empty[] = "@version\nn_a reason\n";
     td_write(dir, "good.txt", good, strlen(good));
@@ -66,7 +68,17 @@ static void test_xfail_version(void)
     CU_ASSERT_STRING_EQUAL(x.version, "1.14.0");
     CU_ASSERT_EQUAL(x.n, 1);
     CU_ASSERT_PTR_NOT_NULL(tc_conf_xfail_find(&x, "n_a"));
+    CU_ASSERT_EQUAL_FATAL(x.ndrawn, 1);
+    CU_ASSERT_STRING_EQUAL(x.drawn[0].topic, "big-endian");
+    CU_ASSERT_STRING_EQUAL(x.drawn[0].options, "--big-endian --version 1");
     tc_conf_xfail_free(&x);
+    free(p);
+    td_write(dir, "bad_drawn.txt", bad_drawn, strlen(bad_drawn));
+    p = tc_conf_printf("%s/bad_drawn.txt", dir);
+    CU_ASSERT_EQUAL(tc_conf_xfail_load(&x, p, &e), -1);
+    tc_error_format(&e, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, ":1: @drawn takes [TOPIC]"));
+    tc_error_free(&e);
     free(p);
     p = tc_conf_printf("%s/twice.txt", dir);
     CU_ASSERT_EQUAL(tc_conf_xfail_load(&x, p, &e), -1);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../conformance/runner/gen_answer.h"
+#include "../conformance/runner/generate.h"
 #include "ot.h"
 #include "suites.h"
 
@@ -188,7 +189,41 @@ static void test_entry_matches(void)
     tc_conf_rules_free(&c.errors);
 }
 
+/* "@drawn [topic] OPTIONS": a class whose trace was drawn with every option
+ * is known under the topic, whatever the tool printed; NEW classes first. */
+static void test_drawn(void)
+{
+    tc_gen_class k[4] = {
+        {.key = "a", .verdict = TC_VERDICT_ACCEPT, .rules = "none",
+         .answer = "reject: llvm-xray: Invalid metadata record type: N",
+         .generated = "tracecheck gen xray --version 4 --big-endian --seed 9"},
+        {.key = "b", .verdict = TC_VERDICT_ACCEPT, .rules = "none",
+         .answer = "reject: llvm-xray: Failed reading one byte from offset N.",
+         .generated = "tracecheck gen xray --big-endian-ish --seed 9"},
+        {.key = "c", .verdict = TC_VERDICT_REJECT, .rules = "XRAY-X", .answer = "accept",
+         .generated = "tracecheck gen xray --seed 3 --big-endian"},
+        {.key = "d", .verdict = TC_VERDICT_REJECT, .rules = "XRAY-Y", .answer = "accept",
+         .generated = "tracecheck gen xray --mode basic --big-endian"},
+    };
+    tc_conf_xfail_drawn d = {.topic = "big-endian", .options = "--big-endian !--mode",
+                             .line = 1};
+    tc_conf_xfail x = {.drawn = &d, .ndrawn = 1};
+    tc_gen_conf_run run = {.classes = k, .nclasses = 4};
+    tc_gen_conf_mark_known(&run, &x, NULL);
+    CU_ASSERT_EQUAL(run.nnew, 2);
+    /* NEW first: not the same option, and drawn with --mode */
+    CU_ASSERT_STRING_EQUAL(run.classes[0].key, "b");
+    CU_ASSERT_STRING_EQUAL(run.classes[1].key, "d");
+    CU_ASSERT_PTR_NULL(run.classes[0].known);
+    CU_ASSERT_PTR_NULL(run.classes[1].known);
+    CU_ASSERT_STRING_EQUAL(run.classes[2].known, "big-endian");
+    CU_ASSERT_STRING_EQUAL(run.classes[3].known, "big-endian");
+    for (int i = 0; i < 4; i++)
+        free(k[i].known);
+}
+
 static const tu_test tests[] = {
+    {"@drawn: classes known by how their traces were drawn", test_drawn},
     {"an expected-failure entry records a class, or not", test_entry_matches},
     {"values in a message become N, C, ID, 'V' and PATH", test_values},
     {"one message with other values is one class", test_one_class},

@@ -147,15 +147,30 @@ typedef struct tc_conf_xfail_entry {
     char *message;
 } tc_conf_xfail_entry;
 
+/* "@drawn [topic] OPTION...": a departure that a kind of trace shows
+ * whatever the tool then prints (a reader that reads every file in one byte
+ * order fails a big-endian trace in many ways): a --generate class whose
+ * trace was drawn with every one of these generator options is known under
+ * the topic. */
+typedef struct tc_conf_xfail_drawn {
+    char *topic;
+    char *options; /* "--big-endian !--mode", as the gen command line spells them
+                    * (!OPTION: drawn without it) */
+    unsigned line;
+} tc_conf_xfail_drawn;
+
 typedef struct tc_conf_xfail {
     char *path;
     char *version; /* "@version X": the tool's version the list was measured on */
     tc_conf_xfail_entry *e;
     size_t n;
+    tc_conf_xfail_drawn *drawn;
+    size_t ndrawn;
 } tc_conf_xfail;
 
 /* Reads "NAME [@crash|@timeout|@crash-or-pass] REASON..." lines ('#' starts a
- * comment line) and one optional "@version VERSION" line. Returns 0, or -1
+ * comment line), one optional "@version VERSION" line and "@drawn [TOPIC]
+ * OPTION..." lines. Returns 0, or -1
  * with the reason (path:line: message) in err. */
 int tc_conf_xfail_load(tc_conf_xfail *x, const char *path, tc_error *err);
 tc_conf_xfail_entry *tc_conf_xfail_find(const tc_conf_xfail *x, const char *name);

@@ -107,6 +107,42 @@ int gx_entry_matches(const tc_conf_xfail_entry *e, const tc_conf_case *c,
     return 0;
 }
 
+/* Whether the gen command line has each of the options, as whole words,
+ * and none of those written !OPTION ("--big-endian !--mode": big-endian
+ * traces of the default mode). */
+static int drawn_with(const char *generated, const char *options)
+{
+    if (!generated)
+        return 0;
+    for (const char *o = options; *o;) {
+        int absent = *o == '!';
+        o += absent;
+        size_t n = strcspn(o, " \t");
+        int found = 0;
+        for (const char *p = strstr(generated, " "); p && !found; p = strchr(p + 1, ' '))
+            found = !strncmp(p + 1, o, n) && (p[1 + n] == ' ' || !p[1 + n]);
+        if (found == absent)
+            return 0;
+        o += n;
+        while (*o == ' ' || *o == '\t')
+            o++;
+    }
+    return 1;
+}
+
+/* Adds a topic to what a class is known as, each topic once, in the list's
+ * order. */
+static void add_topic(tc_gen_class *k, const char *topic)
+{
+    size_t tlen = strlen(topic);
+    for (const char *p = k->known; p && *p; p += strcspn(p, ","), p += *p ? 2 : 0)
+        if (strcspn(p, ",") == tlen && !strncmp(p, topic, tlen))
+            return;
+    char *more = k->known ? tc_conf_printf("%s, %s", k->known, topic) : tc_conf_strdup(topic);
+    free(k->known);
+    k->known = more;
+}
+
 static int new_first(const void *pa, const void *pb)
 {
     const tc_gen_class *a = pa, *b = pb;
@@ -129,20 +165,12 @@ void tc_gen_conf_mark_known(tc_gen_conf_run *run, const tc_conf_xfail *x,
             const tc_conf_case *c = suite ? tc_conf_suite_find(suite, e->name) : NULL;
             if (!gx_entry_matches(e, c, k->verdict, k->rules, k->answer))
                 continue;
-            /* Each topic once, in the list's order; an entry without one
-             * is named by its case. */
-            const char *topic = e->topic ? e->topic : e->name;
-            size_t tlen = strlen(topic);
-            int seen = 0;
-            for (const char *p = k->known; p && *p && !seen; p += strcspn(p, ","), p += *p ? 2 : 0)
-                seen = strcspn(p, ",") == tlen && !strncmp(p, topic, tlen);
-            if (seen)
-                continue;
-            char *more = k->known ? tc_conf_printf("%s, %s", k->known, topic)
-                                  : tc_conf_strdup(topic);
-            free(k->known);
-            k->known = more;
+            /* An entry without a topic is named by its case. */
+            add_topic(k, e->topic ? e->topic : e->name);
         }
+        for (size_t j = 0; x && j < x->ndrawn; j++)
+            if (drawn_with(k->generated, x->drawn[j].options))
+                add_topic(k, x->drawn[j].topic);
         run->nnew += !k->known;
     }
     if (run->nclasses > 1)

@@ -21,6 +21,14 @@
  * they differ (the departures of another version may differ: measure them,
  * and keep that version's list under its own name, --name TOOL-VERSION).
  *
+ * A departure that a kind of trace shows whatever the tool prints then (a
+ * reader that reads every file as little-endian, given a big-endian one) is
+ * said once for `conformance --generate`'s marks, by the generator options
+ * that draw such traces:
+ *
+ *     @drawn [big-endian] --big-endian !--mode
+ *
+ * (every option given, none of those written !OPTION).
  * "@crash-or-pass" is for a crash that does not happen on every run: an
  * out-of-bounds read that faults or not depending on where the kernel put
  * the mapping. Its crash is an expected failure and its pass a pass (never
@@ -95,6 +103,25 @@ int tc_conf_xfail_load(tc_conf_xfail *x, const char *path, tc_error *err)
             x->version = tc_conf_strdup(v);
             continue;
         }
+        if (!strncmp(s, "@drawn", 6) && (s[6] == ' ' || s[6] == '\t')) {
+            char *rest = trim(s + 6), *close = rest[0] == '[' ? strchr(rest, ']') : NULL;
+            char *opts = close ? trim(close + 1) : NULL;
+            if (!close || close == rest + 1 || !opts || (opts[0] != '-' && opts[0] != '!')) {
+                tc_error_set(err, "conformance", "@drawn takes [TOPIC] and the generator "
+                             "options that draw the traces (\"@drawn [big-endian] "
+                             "--big-endian\")");
+                rc = -1;
+                break;
+            }
+            tc_conf_xfail_drawn *d = realloc(x->drawn, (x->ndrawn + 1) * sizeof *d);
+            if (!d)
+                abort();
+            x->drawn = d;
+            *close = '\0';
+            x->drawn[x->ndrawn++] = (tc_conf_xfail_drawn){tc_conf_strdup(rest + 1),
+                                                          tc_conf_strdup(opts), lineno};
+            continue;
+        }
         size_t nlen = strcspn(s, " \t");
         char *reason = trim(s + nlen);
         s[nlen] = '\0';
@@ -160,6 +187,11 @@ void tc_conf_xfail_free(tc_conf_xfail *x)
         free(x->e[i].message);
     }
     free(x->e);
+    for (size_t i = 0; i < x->ndrawn; i++) {
+        free(x->drawn[i].topic);
+        free(x->drawn[i].options);
+    }
+    free(x->drawn);
     free(x->path);
     free(x->version);
     memset(x, 0, sizeof *x);
