@@ -389,8 +389,10 @@ static int column_impl(column *col, const char *spec, const char *name, const ch
 }
 
 /* The column's expected-failure list: --xfail FILE, else the cases' sibling
- * xfail/NAME.txt when it exists. Returns 0, or EXIT_TROUBLE (said why). */
-static int column_xfail(column *col, const char *cases, const char *xfail)
+ * xfail/NAME.txt when it exists. Returns 0, or EXIT_TROUBLE (said why).
+ * Not judged by (--no-xfail: only the preflight's choice uses it), a list
+ * that cannot be read is left out, and nothing is said of it. */
+static int column_xfail(column *col, const char *cases, const char *xfail, int judged)
 {
     char *path = NULL;
     if (xfail) {
@@ -407,6 +409,11 @@ static int column_xfail(column *col, const char *cases, const char *xfail)
         return 0;
     tc_error err = TC_ERROR_INIT;
     if (tc_conf_xfail_load(&col->xfail, path, &err) != 0) {
+        if (!judged) {
+            tc_error_free(&err);
+            free(path);
+            return 0;
+        }
         char why[512];
         tc_error_format(&err, why, sizeof why);
         tc_error_free(&err);
@@ -418,7 +425,8 @@ static int column_xfail(column *col, const char *cases, const char *xfail)
     free(path);
     /* Another version of the tool may depart elsewhere: the run goes on (the
      * list is what there is), but it says so, up front. */
-    if (col->xfail.version && col->version && strcmp(col->xfail.version, col->version) != 0)
+    if (judged && col->xfail.version && col->version &&
+        strcmp(col->xfail.version, col->version) != 0)
         fprintf(stderr, "tracecheck conformance: %s: note: the list was measured on %s %s; "
                         "this one is %s, whose departures may differ (measure them and keep "
                         "them in a list of their own: docs/conformance.md)\n",
@@ -728,13 +736,15 @@ int cmd_conformance(int argc, char **argv)
         memcpy(gen.want, want, sizeof gen.want);
         /* The suite and the list: the case the tool must accept first. */
         st.cases = cases ? tc_conf_strdup(cases) : find_cases();
-        int rc = no_xfail ? 0 : column_xfail(&st.col[0], st.cases, xfail);
+        /* Read even with --no-xfail: the preflight picks its case by it. */
+        int rc = column_xfail(&st.col[0], st.cases, no_xfail ? NULL : xfail, !no_xfail);
         if (rc) {
             cleanup(&st);
             return rc;
         }
         gen.cases = st.cases;
-        gen.xfail = st.col[0].have_xfail ? &st.col[0].xfail : NULL;
+        gen.xfail = st.col[0].have_xfail && !no_xfail ? &st.col[0].xfail : NULL;
+        gen.preflight_xfail = st.col[0].have_xfail ? &st.col[0].xfail : NULL;
         gen.no_preflight = no_preflight;
         rc = cli_conformance_generate(&st.col[0].im, st.col[0].name, &gen);
         cleanup(&st);
@@ -768,8 +778,9 @@ int cmd_conformance(int argc, char **argv)
         cleanup(&st);
         return 0;
     }
-    for (size_t j = 0; !no_xfail && j < st.ncol; j++) {
-        int rc = column_xfail(&st.col[j], st.cases, xfail);
+    /* Read even with --no-xfail: the preflight picks its case by it. */
+    for (size_t j = 0; j < st.ncol; j++) {
+        int rc = column_xfail(&st.col[j], st.cases, no_xfail ? NULL : xfail, !no_xfail);
         if (rc) {
             cleanup(&st);
             return rc;
@@ -786,7 +797,8 @@ int cmd_conformance(int argc, char **argv)
         col->opt = (tc_conf_options){
             .impl = &col->im, .run = run_globs, .nrun = nrun, .skip = skip_globs,
             .nskip = nskip, .timeout = timeout, .jobs = (unsigned)jobs,
-            .xfail = col->have_xfail ? &col->xfail : NULL, .write_dumps = write_dumps,
+            .xfail = col->have_xfail && !no_xfail ? &col->xfail : NULL,
+            .preflight_xfail = col->have_xfail ? &col->xfail : NULL, .write_dumps = write_dumps,
             .verbose = verbose, .log = quiet ? NULL : console, .log_name = st.ncol > 1,
             .no_preflight = no_preflight,
         };

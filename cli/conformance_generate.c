@@ -123,7 +123,9 @@ int cli_conformance_generate(const tc_conf_impl *impl, const char *name,
     /* A tool that cannot read the case it must accept would make every
      * generated trace a divergence of one cause: said once, nothing run. */
     char *broken = have_suite && impl->preflight && !a->no_preflight
-                       ? tc_conf_preflight(&suite, impl, a->xfail, a->timeout)
+                       ? tc_conf_preflight(&suite, impl,
+                                           a->preflight_xfail ? a->preflight_xfail : a->xfail,
+                                           a->timeout)
                        : NULL;
     if (broken) {
         fprintf(stderr, "conformance: %s cannot run: %s; no generated trace is run\n", name,

@@ -19,6 +19,9 @@ typedef struct cli_generate_args {
     const char *cases;           /* the suite: its case the tool must accept (preflight) */
     const tc_conf_xfail *xfail;  /* the implementation's list; NULL: none */
     int no_preflight;            /* --no-preflight */
+    /* The tool's own list for the preflight's choice, even with --no-xfail
+     * (NULL: xfail). */
+    const tc_conf_xfail *preflight_xfail;
     int fail_on_new;             /* --fail-on-new: exit 1 only for a NEW class */
 } cli_generate_args;
 

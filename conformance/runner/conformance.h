@@ -297,6 +297,10 @@ typedef struct tc_conf_options {
      * each logged line starts with "NAME: " so that it says whose it is. */
     int log_name;
     int no_preflight;        /* --no-preflight: run every case, whatever the tool's state */
+    /* The tool's own list, for the preflight's choice of the case it must
+     * accept, even when the run is judged without one (--no-xfail): the
+     * cases it lists are ones it refuses. NULL: xfail. */
+    const tc_conf_xfail *preflight_xfail;
 } tc_conf_options;
 
 typedef struct tc_conf_totals {

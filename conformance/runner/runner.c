@@ -204,7 +204,9 @@ int tc_conf_run_suite(tc_conf_run *run, const tc_conf_suite *s, const tc_conf_op
      * reason is said once. */
     size_t nbroken = 0;
     if (ntodo && opt->impl->preflight && !opt->no_preflight &&
-        (run->broken = tc_conf_preflight(s, opt->impl, opt->xfail, opt->timeout)) != NULL) {
+        (run->broken = tc_conf_preflight(s, opt->impl,
+                                          opt->preflight_xfail ? opt->preflight_xfail : opt->xfail,
+                                          opt->timeout)) != NULL) {
         for (size_t i = 0; i < ntodo; i++) {
             tc_conf_result *r = &run->results[todo[i]];
             r->kind = TC_CONF_BROKEN;
