@@ -475,6 +475,55 @@ def model_unknown_event():
     return one_thread(s)
 
 
+def unknown_value(mcv):
+    s = started()
+    s.event(mcv, T0 + 200)
+    s.ohe(T0 + 300)
+    return one_thread(s)
+
+
+for _mcv, _what, _name in (('OCz', 'CPU', 'cpu'), ('OAz', 'affinity', 'affinity'),
+                           ('OFz', 'flush', 'flush'), ('OHz', 'thread', 'thread')):
+    hand('y_ovni_model_unknown_%s_value' % _name,
+         'an event of ovni\'s %s category with a value ovni does not define (%s): a warning, a '
+         'newer libovni may define it (ruling 8)' % (_what, _mcv),
+         warnings=['OVNI-MODEL-UNKNOWN-EVENT'], ruling='ruling 8')(
+        lambda *_, m=_mcv: unknown_value(m))
+
+
+@hand('n_ovni_burst_after_end', 'a burst (OB.) after the thread ended (OHe)',
+      errors=['OVNI-THREAD-AFTER-END'], ruling='rulings 5 and 13')
+def burst_after_end():
+    s = Stream()
+    life(s, T0)
+    at = s.here()
+    s.event('OB.', T0 + 900)
+    return one_thread(s), (OBS, at)
+
+
+@hand('n_ovni_model_not_required_other_stream', 'two threads: one requires nanos6 and emits its '
+      'events, the other emits a nanos6 event without requiring the model',
+      errors=['OVNI-MODEL-NOT-REQUIRED'], ruling='rulings 9 and 15: each stream requires what '
+      'it writes')
+def model_not_required_other_stream():
+    t = {}
+    at = None
+    for i, tid in enumerate((PID, PID + 1)):
+        s = Stream()
+        c = T0 + i * 50
+        s.ohx(c, cpu=i, tid=PID if i else 0)
+        s.oas(c + 10, cpu=i)
+        e = s.here()
+        s.event('6Ma', c + 20)
+        s.event('6MA', c + 30)
+        s.ohe(c + 40)
+        if i:
+            at = (stream_dir(LOOM, PID, tid) + '/stream.obs', e)
+        thread(t, LOOM, PID, tid, s, cpus=2 if i == 0 else None,
+               require={'ovni': '1.1.0', 'nanos6': '1.0.0'} if i == 0 else {'ovni': '1.1.0'})
+    return t, at
+
+
 @hand('y_ovni_thread_no_end', 'a thread that runs, pauses and resumes but never ends (no OHe): a '
       'warning (ruling 8)', warnings=['OVNI-THREAD-NO-END'], ruling='ruling 8')
 def thread_no_end():
