@@ -43,7 +43,7 @@ WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvl
 CFLAGS ?= -O2 -g
 CFLAGS_ALL := -std=c11 $(WARNINGS) -fPIC $(CFLAGS)
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-LIBS := -lz -lbz2 -lzstd -lcjson -lm
+LIBS := -lz -lbz2 -lzstd -lcjson -lelf -lstdc++ -lm
 
 LIB_SRCS := $(sort $(wildcard parsers/common/*.c parsers/*/*.c generators/common/*.c \
               generators/*/*.c reports/*.c conformance/runner/*.c \

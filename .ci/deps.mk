@@ -1,11 +1,13 @@
 # Debian packages (Debian 12). `make deps` installs them; `make check` does it
 # by itself when run as root and something is missing.
 DEB_PACKAGES := make clang llvm llvm-dev libclang-rt-dev afl++ \
-    libcjson-dev libcunit1-dev zlib1g-dev libbz2-dev libzstd-dev \
+    libcjson-dev libcunit1-dev zlib1g-dev libbz2-dev libzstd-dev libelf-dev \
     gzip bzip2 zstd python3 python3-jsonschema time \
     libyajl-dev jq chromium \
     binutils pkgconf groff-base \
     libxml2-utils
+# libelf-dev (elfutils' libelf) reads the instrumentation map of the program an
+# XRay trace came from (--binary, parsers/xray/xray_map.c).
 # libyajl-dev and jq are for `make bench` only (the JSON layer comparison and
 # the DCFG baselines, docs/benchmarks.md); the library does not link yajl.
 # chromium (headless) is for make check's test of the HTML conformance matrix

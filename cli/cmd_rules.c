@@ -35,6 +35,8 @@ static const char *flags_text(const tc_rule_info *r)
 {
     if (r->flags & TC_RF_PEDANTIC)
         return " (--pedantic only)";
+    if (r->flags & TC_RF_NEEDS_INPUT)
+        return " (only against an input besides the trace)";
     return "";
 }
 

@@ -53,12 +53,22 @@ tc_format cli_parse_format(const char *value, int allow_auto)
     return f;
 }
 
+/* Whether a format before the i-th declares the same options (formats
+ * share one table: xray and xray-basic's --binary). */
+static int shared_before(size_t i)
+{
+    for (size_t j = 0; j < i; j++)
+        if (tc_format_at(j)->options == tc_format_at(i)->options)
+            return 1;
+    return 0;
+}
+
 /* The k-th option of the formats, counting each name once. */
 static const tc_format_option *nth(size_t k)
 {
     for (size_t i = 0; tc_format_at(i); i++)
         for (const tc_format_option *o = tc_format_at(i)->options; o && o->name; o++)
-            if (tc_format_option_find(o->name) == o && k-- == 0)
+            if (tc_format_option_find(o->name) == o && !shared_before(i) && k-- == 0)
                 return o;
     return NULL;
 }
@@ -78,6 +88,9 @@ int cli_format_option(const char *cmd, int c, const char *arg, tc_options *opt)
     const tc_format_option *o = c >= CLI_FORMAT_OPTION ? nth((size_t)(c - CLI_FORMAT_OPTION)) : NULL;
     if (!o)
         return cli_usage_error(cmd, "bad option");
+    char why[256];
+    if (o->check && o->check(o->arg ? arg : "1", why, sizeof why) != 0)
+        return cli_usage_error(cmd, "--%s %s: %s", o->name, arg, why);
     if (o->set(opt, o->arg ? arg : "1") != 0)
         return cli_usage_error(cmd, "--%s %s, not '%s'", o->name, o->expects, arg);
     return 0;

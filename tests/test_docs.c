@@ -45,7 +45,8 @@ static int on_fdr_page(const tc_rule_info *r)
 
 static int on_basic_page(const tc_rule_info *r)
 {
-    return !strcmp(r->family, "TC") || is_basic(r) || !strncmp(r->id, "XRAY-HEADER-", 12);
+    return !strcmp(r->family, "TC") || is_basic(r) || !strncmp(r->id, "XRAY-HEADER-", 12) ||
+           !strncmp(r->id, "XRAY-BINARY-", 12);
 }
 
 static void check_markdown(const char *format, int (*on_page)(const tc_rule_info *))
@@ -65,7 +66,10 @@ static void check_markdown(const char *format, int (*on_page)(const tc_rule_info
         char row[512], section[256];
         snprintf(row, sizeof row, "| [%s](#%s) | %s%s | %s | %s |\n", r->id, r->id,
                  r->severity == TC_ERROR ? "error" : r->severity == TC_WARNING ? "warning" : "note",
-                 r->flags & TC_RF_PEDANTIC ? " (--pedantic only)" : "", r->reference, r->summary);
+                 r->flags & TC_RF_PEDANTIC      ? " (--pedantic only)"
+                 : r->flags & TC_RF_NEEDS_INPUT ? " (only against an input besides the trace)"
+                                                : "",
+                 r->reference, r->summary);
         snprintf(section, sizeof section, "\n<a id=\"%s\"></a>\n## %s\n", r->id, r->id);
         const char *at = strstr(md, row), *sec = strstr(md, section);
         if (!shown) {

@@ -64,7 +64,7 @@ static void test_fields_non_empty(void)
               "%s: the explanation is empty or shorter than the summary", r->id);
         CHECK(r->severity == TC_ERROR || r->severity == TC_WARNING || r->severity == TC_NOTE,
               "%s: severity %d", r->id, (int)r->severity);
-        CHECK((r->flags & ~(unsigned)(TC_RF_PEDANTIC | TC_RF_NO_MUTATOR)) == 0,
+        CHECK((r->flags & ~(unsigned)(TC_RF_PEDANTIC | TC_RF_NO_MUTATOR | TC_RF_NEEDS_INPUT)) == 0,
               "%s: unknown flags 0x%x", r->id, r->flags);
     }
 }

@@ -94,6 +94,8 @@ int tu_check_input(tc_input *in, const char *name, const tu_opts *o, tu_result *
     opt.format = o->format;
     opt.pedantic = o->pedantic;
     opt.max_repeats = o->max_repeats;
+    for (unsigned i = 0; i < TC_MAX_BINARIES && o->binaries[i]; i++)
+        opt.binaries[opt.n_binaries++] = o->binaries[i];
     opt.on_diag = tu_collect;
     opt.user = r;
     FILE *dump = NULL;

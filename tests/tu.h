@@ -53,6 +53,7 @@ typedef struct tu_opts {
     tc_format format;     /* TC_FORMAT_AUTO by default */
     tc_input_opts input;  /* window, no_mmap */
     int dump;             /* also capture the canonical dump */
+    const char *binaries[TC_MAX_BINARIES]; /* --binary, in order; NULL past the last */
 } tu_opts;
 
 /* The on_diag callback that appends to a tu_result (user). */

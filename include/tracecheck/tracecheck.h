@@ -39,6 +39,9 @@ typedef enum tc_format {
 /* Flags of a rule (tc_rule_info.flags). */
 #define TC_RF_PEDANTIC   1u /* reported only when tc_options.pedantic is set */
 #define TC_RF_NO_MUTATOR 2u /* no single change to a valid input breaks it alone */
+/* Judged only with an input besides the trace (XRay's --binary): no
+ * conformance case can hold it, the real-producer tests check it. */
+#define TC_RF_NEEDS_INPUT 4u
 
 /* One entry of the rule catalogue (spec/rules.def). */
 typedef struct tc_rule_info {
@@ -115,6 +118,10 @@ typedef enum tc_perf_container {
     TC_PERF_CONTAINER_TEXT,        /* the text message list, one IDTAG VALUE [TIMESTAMP] a line */
 } tc_perf_container;
 
+/* The most binaries tc_options holds: the object ids an FDR function record
+ * keeps (4 bits of them, spec/xray.md). */
+#define TC_MAX_BINARIES 16
+
 typedef struct tc_options {
     tc_format format;      /* TC_FORMAT_AUTO: detect by content */
     int pedantic;          /* also report TC_RF_PEDANTIC rules */
@@ -130,10 +137,19 @@ typedef struct tc_options {
     unsigned perf_channel;            /* ITC channel of the perf data, 0..31 (default 6) */
     uint32_t perf_marker;             /* a header's first word (default 0x70657266, 'perf') */
     tc_perf_container perf_container; /* default: by the file name */
+    /* The programs a trace was recorded from (--binary, repeatable): their
+     * instrumentation maps name the functions of an XRay trace and say
+     * which records each can write (spec/xray.md, "The program's binary").
+     * The first is the main executable, object 0; the rest are shared
+     * objects 1, 2, ... in the order the runtime registered them. Paths
+     * the caller keeps alive as long as opt is used (tc_options_set stores
+     * the pointer it is given). A format that reads no binary ignores them. */
+    const char *binaries[TC_MAX_BINARIES];
+    unsigned n_binaries;
 } tc_options;
 
 #define TC_OPTIONS_INIT                                                                           \
-    { TC_FORMAT_AUTO, 0, 0, 0, NULL, NULL, 0, 6, 0x70657266u, TC_PERF_CONTAINER_BY_NAME }
+    { TC_FORMAT_AUTO, 0, 0, 0, NULL, NULL, 0, 6, 0x70657266u, TC_PERF_CONTAINER_BY_NAME, {NULL}, 0 }
 
 typedef struct tc_summary {
     tc_format format;      /* the format detected or forced */
@@ -167,6 +183,9 @@ tc_format tc_format_from_name(const char *s); /* TC_FORMAT__COUNT if unknown */
  *   no-models     ovni: 0 or 1
  *   max-repeats   findings per rule reported before the rest are only
  *                 counted, 1 to 4294967295
+ *   binary        xray, xray-basic: a program the trace was recorded from
+ *                 (an ELF file with an XRay instrumentation map); each call
+ *                 adds one, the main executable first (tc_options.binaries)
  *
  * Returns 0, or -1 when the key is unknown or the value out of range (opt
  * is then unchanged).

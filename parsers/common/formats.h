@@ -55,6 +55,12 @@ typedef struct tc_format_option {
     /* Sets the option from value: 0, or -1 when the value is bad (opt is
      * then unchanged). Formats keep their options in tc_options. */
     int (*set)(tc_options *opt, const char *value);
+    /* For a value that names something to read (--binary: a program):
+     * whether what it names can be used, checked once when the option is
+     * given, so that a file that cannot be read is a usage error of the
+     * program rather than a finding in every input. 0, or -1 with the
+     * reason in why ("no xray_instr_map section"). NULL: nothing to read. */
+    int (*check)(const char *value, char *why, size_t size);
 } tc_format_option;
 
 /* A directory that is one trace of the format (ovni). */

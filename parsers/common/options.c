@@ -73,7 +73,10 @@ int tc_options_set(tc_options *opt, const char *key, const char *value)
         opt->max_repeats = (unsigned)v;
     } else {
         const tc_format_option *o = tc_format_option_find(key);
-        return o ? o->set(opt, value) : -1;
+        char why[256];
+        if (!o || (o->check && o->check(value, why, sizeof why) != 0))
+            return -1;
+        return o->set(opt, value);
     }
     return 0;
 }

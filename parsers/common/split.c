@@ -183,6 +183,8 @@ int tc_split_check(tc_input *in, const tc_format_split *s, const tc_parse_ctx *c
         min_segment = TC_SPLIT_DEFAULT_MIN;
     if (size == UINT64_MAX || threads < 2 || tc_pos(r) != 0 || size / min_segment < 2)
         return -1;
+    if (s->one_thread && s->one_thread(ctx->options))
+        return -1;
     uint64_t want = size / min_segment < threads ? size / min_segment : threads;
     split_run u = {.s = s, .progress = r->progress, .progress_user = r->progress_user};
     /* One more part than segments: the one that resumes after a mismatch. */

@@ -61,6 +61,10 @@ typedef struct tc_format_split {
     int (*join)(void **state, const tc_split_seg *seg);
     void (*free_carry)(void *carry);
     void (*free_state)(void *state);
+    /* NULL, or 1 when the options ask for findings that a segment cannot
+     * make alone (XRay with --binary: once per function over the whole
+     * input): the input is then parsed on one thread. opt may be NULL. */
+    int (*one_thread)(const tc_options *opt);
 } tc_format_split;
 
 /* The smallest segment a thread is given by default: below it, thread

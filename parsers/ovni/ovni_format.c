@@ -51,8 +51,8 @@ static int set_no_models(tc_options *opt, const char *value)
 
 static const tc_format_option options[] = {
     {"no-models", NULL, "ovni: skip the model layer (ovni's own events)\n", "takes 0 or 1",
-     set_no_models},
-    {NULL, NULL, NULL, NULL, NULL},
+     set_no_models, NULL},
+    {NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
 extern const tc_format_pages tc_ovni_model_pages; /* ovni_model_pages.c */

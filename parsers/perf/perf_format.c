@@ -69,18 +69,18 @@ static const tc_format_option options[] = {
     {"srcbits", "N",
      "perf .rtd: bits of the Nexus SRC field, 0 to 8 (default 0,\n" COLUMN
      "a single-core trace)\n",
-     "needs a number from 0 to 8", set_srcbits},
+     "needs a number from 0 to 8", set_srcbits, NULL},
     {"perf-channel", "N", "perf: the ITC channel of the perf data, 0 to 31 (default 6)\n",
-     "needs a number from 0 to 31", set_channel},
+     "needs a number from 0 to 31", set_channel, NULL},
     {"perf-marker", "N", "perf: a header's first 32-bit word (default 0x70657266)\n",
-     "needs a 32-bit number", set_marker},
+     "needs a 32-bit number", set_marker, NULL},
     {"container", "C",
      "perf: rtd (Nexus) or text (IDTAG VALUE [TIMESTAMP] lines);\n" COLUMN
      "default by the name: .itc is text, anything else Nexus.\n" COLUMN
      "Perf data is read as such when named *.rtd or *.itc (also\n" COLUMN
      ".gz, .bz2, .zst) or with --format perf\n",
-     "takes rtd or text", set_container},
-    {NULL, NULL, NULL, NULL, NULL},
+     "takes rtd or text", set_container, NULL},
+    {NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
 const tc_format_ops tc_perf_format = {

@@ -85,6 +85,10 @@ typedef struct tc_xray_event {
     uint16_t event_cpu;  /* version 4 custom event */
     const uint8_t *data; /* payload; NULL when it could not be held (data_len 0) */
     size_t data_len;
+    /* Function records with --binary (named 1): the function's demangled
+     * name, NULL when the binaries do not have it. named 0: no binary. */
+    int named;
+    const char *func_name;
 } tc_xray_event;
 
 /* Whether the first bytes look like an XRay header (either byte order, any

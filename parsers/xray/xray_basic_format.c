@@ -4,13 +4,15 @@
 #include "../../generators/xray/xray_gen.h"
 #include "../common/formats.h"
 #include "xray.h"
+#include "xray_binary.h"
 #include "xray_dump.h"
 
-/* Its rules: the XRAY-BASIC-* ones and the header's, which FDR traces
- * share (spec/xray.md, rulings 13 to 16). */
+/* Its rules: the XRAY-BASIC-* ones and the header's and the binary's
+ * (--binary), which FDR traces share (spec/xray.md, rulings 13 to 16). */
 static int has_rule(const tc_rule_info *r)
 {
-    return !strncmp(r->id, "XRAY-BASIC-", 11) || !strncmp(r->id, "XRAY-HEADER-", 12);
+    return !strncmp(r->id, "XRAY-BASIC-", 11) || !strncmp(r->id, "XRAY-HEADER-", 12) ||
+           !strncmp(r->id, "XRAY-BINARY-", 12);
 }
 
 /* A basic-mode header: type 0, version 1 to 3, in either byte order. */
@@ -33,5 +35,6 @@ const tc_format_ops tc_xray_basic_format = {
     .parse = tc_xray_basic_parse,
     .split = &tc_xray_basic_split,
     .dump = tc_xray_dump,
+    .options = tc_binary_options, /* --binary, xray_binary.c */
     .generator = &xray_basic_generator,
 };

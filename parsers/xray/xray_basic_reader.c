@@ -21,6 +21,7 @@
 #include "../common/bytes.h"
 #include "../common/split.h"
 #include "xray_basic.h"
+#include "xray_binary.h"
 
 #define REC TC_XRAY_BASIC_RECORD_SIZE
 #define MAX_THREADS 4096u                 /* threads whose state is kept at once */
@@ -78,6 +79,7 @@ typedef struct basic_parser {
     int32_t prev_func;
     uint32_t prev_tid, prev_pid;
     uint64_t prev_off;
+    tc_xray_bins *bins; /* --binary: the programs' maps; NULL: none given */
 } basic_parser;
 
 static const char *const type_names[4] = {"Enter", "Exit", "TailExit", "EnterArg"};
@@ -276,15 +278,18 @@ static void check_pid(basic_parser *p, uint64_t pos, unsigned at, uint32_t pid, 
 
 static void mismatch(basic_parser *p, bthread *t, uint64_t pos, unsigned type, int32_t func)
 {
-    char w[64];
+    char w[64], mine[160], theirs[160]; /* the functions' names, with --binary */
     who(p, w, sizeof w, t->tid, t->pid);
+    tc_xray_bins_label(p->bins, (uint32_t)func, mine, sizeof mine);
+    tc_xray_bins_label(p->bins, (uint32_t)t->stack[t->depth - 1], theirs, sizeof theirs);
     tc_report_ex(p->d, TC_RULE_XRAY_BASIC_CALLSTACK_MISMATCH, pos, REC,
                  TC_EXTRA(TC_RELATED(t->stack_off[t->depth - 1]),
                           TC_VALUES(TC_INT("function", func),
                                     TC_INT("open_function", t->stack[t->depth - 1]))),
-                 "%s of function %" PRId32 ", but the innermost open Enter of %s is of function "
-                 "%" PRId32 " (at offset %" PRIu64 ")",
-                 type_names[type], func, w, t->stack[t->depth - 1], t->stack_off[t->depth - 1]);
+                 "%s of function %" PRId32 "%s, but the innermost open Enter of %s is of "
+                 "function %" PRId32 "%s (at offset %" PRIu64 ")",
+                 type_names[type], func, mine, w, t->stack[t->depth - 1], theirs,
+                 t->stack_off[t->depth - 1]);
     /* Unwind to the function if it is open further down. */
     for (uint32_t i = t->depth - 1; i-- > 0;)
         if (t->stack[i] == func) {
@@ -386,6 +391,8 @@ static void function_record(basic_parser *p, uint64_t pos, const uint8_t *b)
     t->tsc_off = pos;
     t->have_tsc = 1;
     call_stack(p, t, pos, type, func);
+    if (p->bins)
+        tc_xray_bins_record(p->bins, p->d, pos, REC, type, (uint32_t)func);
     p->prev = PREV_RECORD;
     p->prev_payload = 0;
     p->prev_head = (int)type;
@@ -397,7 +404,9 @@ static void function_record(basic_parser *p, uint64_t pos, const uint8_t *b)
     if (p->ctx->on_event) {
         tc_xray_event ev = {.kind = TC_XRAY_EV_BASIC_FUNCTION, .offset = pos, .cpu = (uint16_t)cpu,
                             .tsc = tsc, .tid = (int32_t)tid, .pid = (int32_t)pid,
-                            .action = type, .func_id = (uint32_t)func};
+                            .action = type, .func_id = (uint32_t)func,
+                            .named = p->bins != NULL,
+                            .func_name = tc_xray_bins_name(p->bins, (uint32_t)func)};
         emit(p, &ev);
     }
 }
@@ -742,6 +751,7 @@ void tc_xray_basic_records(tc_reader *r, const tc_parse_ctx *ctx, const tc_xray_
     }
     if (seg && seg->start > 0 && !segment_start(p))
         goto done;
+    p->bins = tc_xray_bins_open(ctx);
     for (;;) {
         if (seg && tc_pos(r) >= seg->stop) {
             seg->ended = tc_pos(r);
@@ -776,6 +786,7 @@ done:
             threads = NULL;
         }
     }
+    tc_xray_bins_close(p->bins);
     for (unsigned i = 0; threads && i < p->nthreads; i++)
         drop_stack(p, &threads[i]);
     free(index);
@@ -790,4 +801,5 @@ static void parse_segment(tc_reader *r, const tc_parse_ctx *ctx, tc_split_seg *s
 
 const tc_format_split tc_xray_basic_split = {
     .parse = parse_segment, .join = join, .free_carry = carry_free, .free_state = state_free,
+    .one_thread = tc_xray_bins_one_thread,
 };

@@ -7,6 +7,18 @@
 #include "xray.h"
 #include "xray_dump.h"
 
+/* --binary: the function's name after its id (null when the binaries do
+ * not have it); without a binary the line is as it always was. */
+static void name(tc_jsonl *w, const tc_xray_event *e)
+{
+    if (!e->named)
+        return;
+    if (e->func_name)
+        tc_jl_str(w, "name", e->func_name);
+    else
+        tc_jl_null(w, "name");
+}
+
 static const char *const action_keys[8] = {
     "enter", "exit", "tail_exit", "enter_args", "action_4", "action_5", "action_6", "action_7",
 };
@@ -33,6 +45,7 @@ void tc_xray_dump(tc_jsonl *w, const void *event)
         tc_jl_begin(w, "function");
         tc_jl_str(w, "action", action_keys[e->action & 7]);
         tc_jl_int(w, "func", (int32_t)e->func_id);
+        name(w, e);
         tc_jl_uint(w, "cpu", e->cpu);
         tc_jl_u64s(w, "tsc", e->tsc);
         tc_jl_uint(w, "tid", (uint32_t)e->tid);
@@ -51,6 +64,7 @@ void tc_xray_dump(tc_jsonl *w, const void *event)
         tc_jl_begin(w, "function");
         tc_jl_str(w, "action", action_keys[e->action & 7]);
         tc_jl_uint(w, "func", e->func_id);
+        name(w, e);
         tc_jl_uint(w, "delta", e->delta);
         tc_jl_uint(w, "cpu", e->cpu);
         tc_jl_u64s(w, "tsc", e->tsc);

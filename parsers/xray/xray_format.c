@@ -4,6 +4,7 @@
 #include "../../generators/xray/xray_gen.h"
 #include "../common/formats.h"
 #include "xray.h"
+#include "xray_binary.h"
 #include "xray_dump.h"
 
 /* The XRAY family is shared with basic-mode logs (xray_basic_format.c): FDR
@@ -32,5 +33,6 @@ const tc_format_ops tc_xray_format = {
     .parse = tc_xray_parse,
     .split = &tc_xray_split,
     .dump = tc_xray_dump,
+    .options = tc_binary_options, /* --binary, xray_binary.c */
     .generator = &xray_generator,
 };

@@ -20,6 +20,7 @@
 #include "../common/split.h"
 #include "xray.h"
 #include "xray_basic.h"
+#include "xray_binary.h"
 
 enum step { STEP_NEW_BUFFER, STEP_WALL_TIME, STEP_PID, STEP_CPU, STEP_BODY };
 enum last { LAST_OTHER, LAST_ENTER, LAST_ENTER_ARGS, LAST_CALL_ARG, LAST_UNKNOWN };
@@ -56,6 +57,7 @@ typedef struct xray_parser {
     unsigned ncpus, cpu_next;
     uint32_t depth;
     uint64_t untracked; /* frames beyond TC_XRAY_MAX_STACK */
+    tc_xray_bins *bins; /* --binary: the programs' maps; NULL: none given */
     /* Open entries (function id, offset), 1-based: stack[0] is a sentinel. */
     uint32_t stack[TC_XRAY_MAX_STACK + 2];
     uint64_t stack_off[TC_XRAY_MAX_STACK + 2];
@@ -335,13 +337,17 @@ static inline void fn_store(xray_parser *p, const fn_state *st)
 static __attribute__((noinline)) void mismatch(xray_parser *p, fn_state *st, uint64_t pos,
                                                unsigned action, uint32_t fid)
 {
+    char mine[160], theirs[160]; /* the functions' names, with --binary */
+    tc_xray_bins_label(p->bins, fid, mine, sizeof mine);
+    tc_xray_bins_label(p->bins, p->stack[st->depth], theirs, sizeof theirs);
     tc_report_ex(p->d, TC_RULE_XRAY_CALLSTACK_MISMATCH, pos, TC_XRAY_FUNCTION_SIZE,
                  TC_EXTRA(TC_RELATED(p->stack_off[st->depth]),
                           TC_VALUES(TC_UINT("function", fid),
                                     TC_UINT("open_function", p->stack[st->depth]))),
-                 "%s of function %" PRIu32 ", but the innermost open Entry is of function "
-                 "%" PRIu32 " (at offset %" PRIu64 ")",
-                 action_names[action], fid, p->stack[st->depth], p->stack_off[st->depth]);
+                 "%s of function %" PRIu32 "%s, but the innermost open Entry is of function "
+                 "%" PRIu32 "%s (at offset %" PRIu64 ")",
+                 action_names[action], fid, mine, p->stack[st->depth], theirs,
+                 p->stack_off[st->depth]);
     /* Unwind to the function if it is open further down. */
     for (uint32_t i = st->depth - 1; i > 0; i--)
         if (p->stack[i] == fid) {
@@ -436,12 +442,16 @@ static void function_record(xray_parser *p, uint64_t pos, const uint8_t *b)
     else
         function_step(p, &st, pos, b, 0);
     fn_store(p, &st);
+    uint32_t w = tc_rd32(b, p->be);
+    unsigned action = p->be ? (w >> 28) & 7u : (w >> 1) & 7u;
+    uint32_t fid = p->be ? w & 0x0fffffffu : w >> 4;
+    if (p->bins)
+        tc_xray_bins_record(p->bins, p->d, pos, TC_XRAY_FUNCTION_SIZE, action, fid);
     if (EMITTING(p)) {
-        uint32_t w = tc_rd32(b, p->be);
-        tc_xray_event ev = {.kind = TC_XRAY_EV_FUNCTION, .offset = pos,
-                            .action = p->be ? (w >> 28) & 7u : (w >> 1) & 7u,
-                            .func_id = p->be ? w & 0x0fffffffu : w >> 4,
-                            .delta = tc_rd32(b + 4, p->be)};
+        tc_xray_event ev = {.kind = TC_XRAY_EV_FUNCTION, .offset = pos, .action = action,
+                            .func_id = fid, .delta = tc_rd32(b + 4, p->be),
+                            .named = p->bins != NULL,
+                            .func_name = tc_xray_bins_name(p->bins, fid)};
         emit(p, &ev);
     }
 }
@@ -453,7 +463,8 @@ static void function_record(xray_parser *p, uint64_t pos, const uint8_t *b)
 static inline __attribute__((always_inline)) void function_run(xray_parser *p, const int be)
 {
     tc_reader *r = p->r;
-    if (p->step != STEP_BODY || EMITTING(p))
+    /* With --binary every record is looked up: the general loop does it. */
+    if (p->step != STEP_BODY || EMITTING(p) || p->bins)
         return;
     const uint8_t *cur = r->cur, *end = r->end;
     uint64_t window_end = r->base_off + (uint64_t)(end - r->base);
@@ -1180,10 +1191,12 @@ static void parse(tc_reader *r, const tc_parse_ctx *ctx, read_mode mode, tc_spli
     }
     switch (what) {
     case READ_FDR:
+        p->bins = tc_xray_bins_open(ctx);
         if (p->version == 1)
             parse_v1(p);
         else
             parse_v2(p);
+        tc_xray_bins_close(p->bins);
         break;
     case READ_BASIC:
         p->d->context_fn = NULL; /* the basic reader's messages say where */
@@ -1217,4 +1230,5 @@ void tc_xray_basic_parse_segment(tc_reader *r, const tc_parse_ctx *ctx, tc_split
     parse(r, ctx, MODE_BASIC, seg);
 }
 
-const tc_format_split tc_xray_split = {.parse = parse_segment, .rebase = rebase_context};
+const tc_format_split tc_xray_split = {.parse = parse_segment, .rebase = rebase_context,
+                                       .one_thread = tc_xray_bins_one_thread};

@@ -8,7 +8,10 @@
 # ships (XRAY_CLANG_VERSIONS, .ci/deps.mk: 13, 14, 15, 16, 19, 22) with its
 # XRay instrumentation and run under that clang's compiler-rt runtime, in FDR
 # and in basic mode; tests/producers/xray_clang.sh checks the traces with the
-# sanitized tracecheck and with that version's llvm-xray (llvm-xray-N). The
+# sanitized tracecheck (alone, and with --binary: against the program that
+# wrote them, and against another build) and with that version's llvm-xray
+# (llvm-xray-N); tests/producers/xray_map_check.sh checks that tracecheck
+# reads the programs' instrumentation maps as llvm-xray extract does. The
 # traces go to $(BUILD)/producers/clang-N/. A version whose clang++-N,
 # llvm-xray-N or XRay runtime is not installed is skipped with a line that
 # says so (`make deps` installs every one the apt sources have).
@@ -48,6 +51,14 @@ xray-clang-absent = $(strip \
         llvm-xray-$(1) not found (Debian package llvm-$(1))),\
       clang++-$(1) not found (Debian package clang-$(1))))
 
+# The instrumentation map as libtracecheck reads it for --binary, printed for
+# tests/producers/xray_map_check.sh to compare with llvm-xray extract.
+XRAY_MAP_TOOL := $(PRODUCERS_DIR)/xray_map
+$(XRAY_MAP_TOOL): tests/producers/xray_map.c $(BUILD)/san/libtracecheck.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -std=c11 $(WARNINGS) $(SAN_FLAGS) $(LDFLAGS) -o $@ $< \
+	    $(BUILD)/san/libtracecheck.a $(LIBS)
+
 # One version's producer binaries and check.
 #   $(PRODUCERS_DIR)/clang-N/xray_app        no typed-event sleds: llvm-xray
 #                                            can read its instrumentation map
@@ -64,7 +75,10 @@ $(PRODUCERS_DIR)/clang-$(1)/xray_app_typed: $(XRAY_PRODUCER_DEPS)
 .PHONY: check-producers-xray-clang-$(1)
 check-producers-xray-clang-$(1): $(TRACECHECK_SAN) $(PRODUCERS_DIR)/clang-$(1)/xray_app \
     $(PRODUCERS_DIR)/clang-$(1)/xray_app_typed tests/producers/xray_clang.sh \
-    tests/producers/xray_log_facts.py
+    tests/producers/xray_log_facts.py $(XRAY_MAP_TOOL) tests/producers/xray_map_check.sh
+	@LLVM_XRAY=llvm-xray-$(1) tests/producers/xray_map_check.sh $(1) '$(XRAY_MAP_TOOL)' \
+	    '$(PRODUCERS_DIR)/clang-$(1)/xray_app' '$(PRODUCERS_DIR)/clang-$(1)/xray_app_typed' \
+	    '$(PRODUCERS_DIR)/clang-$(1)/map'
 	@LLVM_XRAY=llvm-xray-$(1) tests/producers/xray_clang.sh $(1) '$(TRACECHECK_SAN)' '$(PRODUCERS_DIR)/clang-$(1)/xray_app' \
 	    '$(PRODUCERS_DIR)/clang-$(1)/xray_app_typed' '$(PRODUCERS_DIR)/clang-$(1)'
 endef

@@ -12,7 +12,10 @@
 #
 # Cases:
 #   fdr        several threads, several buffers each, logged call arguments and
-#              custom events: tracecheck finds nothing (no error, no warning);
+#              custom events: tracecheck finds nothing (no error, no warning),
+#              nor with --binary APP, whose dump names every function; with
+#              --binary APP_TYPED (another build) it reports the mismatch
+#              (the fdr, typed and basic cases all check this);
 #              the canonical dump holds every call the program made, by
 #              function (ids from `llvm-xray extract` of the binary), and its
 #              arguments and events; llvm-xray (fdr-dump --verify, convert
@@ -260,6 +263,47 @@ expect_calls() {
             "$table" "$counts"
 }
 
+# against_binaries OWN OTHER: TRACE with --binary. Against OWN, the program
+# that wrote it: no XRAY-BINARY-* finding and as many errors and warnings as
+# without it, and a dump that names every function record's function
+# (walk(long) among them). Against OTHER, another build: the mismatch is
+# reported (XRAY-BINARY-NO-FUNCTION or XRAY-BINARY-NO-SLED). Sets
+# BINARY_SAYS for the case's line.
+against_binaries() {
+    local own=$1 other=$2 rc=0 file=$case_dir/validate-binary.txt
+    "$TRACECHECK" validate --color never --max-repeats 1000000 --binary "$own" "$TRACE" \
+        > "$file" 2>&1 || rc=$?
+    [ "$rc" -le 1 ] || fail "tracecheck validate --binary $own exited with status $rc" "$file"
+    [ "$(count ': [a-z]*: XRAY-BINARY-' "$file")" -eq 0 ] ||
+        fail "against the program that wrote it (--binary $own), tracecheck reports XRAY-BINARY-* findings" "$file"
+    if [ "$rc" -ne "$VALIDATE_RC" ] || [ "$(count ': error: ' "$file")" -ne "$ERRORS" ] ||
+       [ "$(count ': warning: ' "$file")" -ne "$WARNINGS" ]; then
+        fail "with --binary $own, tracecheck's verdict or counts differ from those without it ($VALIDATE_RC, $ERRORS errors, $WARNINGS warnings)" "$file"
+    fi
+    local named=$case_dir/dump-binary.jsonl
+    rc=0
+    "$TRACECHECK" dump --binary "$own" -o "$named" "$TRACE" > "$case_dir/dump-binary.stderr" 2>&1 || rc=$?
+    [ "$rc" -le 1 ] || fail "tracecheck dump --binary exited with status $rc" "$case_dir/dump-binary.stderr"
+    local fns unnamed
+    fns=$(count '^{"t":"function",' "$named")
+    unnamed=$(grep '^{"t":"function",' "$named" | grep -vc '"name":"[^"]' || true)
+    [ "$fns" -gt 0 ] && [ "$unnamed" -eq 0 ] ||
+        fail "tracecheck dump --binary leaves $unnamed of $fns function records without the function's name" "$named"
+    [ "$(count '"name":"walk(long)"' "$named")" -gt 0 ] ||
+        fail "tracecheck dump --binary names no record walk(long)" "$named"
+    file=$case_dir/validate-other-binary.txt
+    rc=0
+    "$TRACECHECK" validate --color never --max-repeats 1000000 --binary "$other" "$TRACE" \
+        > "$file" 2>&1 || rc=$?
+    [ "$rc" -le 1 ] || fail "tracecheck validate --binary $other exited with status $rc" "$file"
+    local nofn nosled
+    nofn=$(count ': error: XRAY-BINARY-NO-FUNCTION: ' "$file")
+    nosled=$(count ': warning: XRAY-BINARY-NO-SLED: ' "$file")
+    [ $((nofn + nosled)) -gt 0 ] ||
+        fail "against another build (--binary $other), tracecheck reports no XRAY-BINARY-NO-FUNCTION or XRAY-BINARY-NO-SLED" "$file"
+    BINARY_SAYS="--binary: its own program: no finding, every record named; $(basename "$other"): $nofn XRAY-BINARY-NO-FUNCTION, $nosled XRAY-BINARY-NO-SLED"
+}
+
 # llvm_verify: llvm-xray fdr-dump --verify on TRACE; sets LLVM_VERIFY_RC.
 llvm_verify() {
     LLVM_VERIFY_RC=0
@@ -322,6 +366,7 @@ produce "$APP" --threads "$THREADS" --calls "$CALLS" --buffer-size "$BUFFER_SIZE
     --buffers 4096 --custom
 validate
 expect_clean
+against_binaries "$APP" "$APP_TYPED"
 dump
 
 header_ok=$(count "^{\"t\":\"header\",\"format\":\"xray\",.*\"version\":5,\"type\":1,.*\"buffer_size\":\"$BUFFER_SIZE\"}$" "$DUMP")
@@ -375,6 +420,7 @@ expect_convert_counts "$case_dir/dump-functions.txt"
 functions=$(dump_count function)
 tail_exits=$(action_count tail_exit)
 echo "$me: fdr: $THREADS threads x $CALLS calls: valid, 0 warnings; every call there; $buffers buffers ($min_per_thread+ per thread), $functions function records ($tail_exits tail exits), $call_args call arguments, $custom custom events; $LLVM_XRAY fdr-dump --verify and convert accept it and decode the same records"
+echo "$me: fdr: $BINARY_SAYS"
 figures
 
 # ---------------------------------------------------------------------------
@@ -419,6 +465,8 @@ grep ': error: XRAY-RECORD-PAST-EXTENTS: ' "$report" |
 [ ! -s "$case_dir/unexplained.txt" ] ||
     fail "XRAY-RECORD-PAST-EXTENTS messages that do not name compiler-rt's typed-event BufferExtents bug:" \
         "$case_dir/unexplained.txt"
+against_binaries "$APP_TYPED" "$APP"
+echo "$me: typed: $BINARY_SAYS"
 dump allow_findings
 typed=$(count '^{"t":"typed_event","type":7,' "$DUMP")
 [ "$typed" -gt 0 ] || fail "the dump holds no typed event of type 7" "$case_dir/dump.stderr"
@@ -454,6 +502,8 @@ if [ "$VALIDATE_RC" -eq 1 ] && [ "$basic_mode" -gt 0 ] && [ "$basic_mode" -eq "$
     verdict="KNOWN DEPARTURE: tracecheck reports XRAY-HEADER-BASIC-MODE (it has no basic-mode reader yet; rulings 13 to 16 make this log valid)"
 else
     expect_clean
+    against_binaries "$APP" "$APP_TYPED"
+    echo "$me: basic: $BINARY_SAYS"
     dump
     dump_functions > "$case_dir/dump-functions.txt"
     same_counts "$case_dir/dump-functions.txt" "$case_dir/facts-functions.txt" ||
