@@ -208,18 +208,11 @@ static void note(tc_conf_outcome *o, const char *msg)
 }
 
 /* A few lines of what dqr printed, for the reports (its own stderr is
- * empty: dqr prints everything to stdout). */
+ * empty: dqr prints everything to stdout): the first line of each kind,
+ * then how many there were. The first error comes first: it is the line
+ * that says what went wrong (a --generate class is named by it). */
 static void note_printed(tc_conf_outcome *o, const printed *p)
 {
-    char *s = tc_conf_printf("dqr printed %zu perf error%s, %zu Nexus error%s, %zu other "
-                             "error line%s and %zu Info line%s%s", p->perf,
-                             p->perf == 1 ? "" : "s", p->framing, p->framing == 1 ? "" : "s",
-                             p->other, p->other == 1 ? "" : "s", p->info,
-                             p->info == 1 ? "" : "s",
-                             p->perf || p->framing || p->other || p->info
-                                 ? "; the first of each:" : "");
-    note(o, s);
-    free(s);
     if (p->first_perf[0])
         note(o, p->first_perf);
     if (p->first_framing[0])
@@ -228,6 +221,15 @@ static void note_printed(tc_conf_outcome *o, const printed *p)
         note(o, p->first_other);
     if (p->first_info[0])
         note(o, p->first_info);
+    char *s = tc_conf_printf("dqr printed %zu perf error%s, %zu Nexus error%s, %zu other "
+                             "error line%s and %zu Info line%s%s", p->perf,
+                             p->perf == 1 ? "" : "s", p->framing, p->framing == 1 ? "" : "s",
+                             p->other, p->other == 1 ? "" : "s", p->info,
+                             p->info == 1 ? "" : "s",
+                             p->perf || p->framing || p->other || p->info
+                                 ? " (the first of each above)" : "");
+    note(o, s);
+    free(s);
 }
 
 void tc_dqr_outcome(const tc_impl_job *job, tc_conf_outcome *o)
