@@ -187,6 +187,20 @@ static void test_entry_matches(void)
     CU_ASSERT(!gx_entry_matches(&empty, NULL, TC_VERDICT_REJECT, "OVNI-TRACE-EMPTY", "accept"));
     CU_ASSERT(!gx_entry_matches(&empty, &c, TC_VERDICT_ACCEPT, "none", "accept"));
     tc_conf_rules_free(&c.errors);
+    /* a listed hang or crash: the class hangs or crashes on the rules its
+     * case breaks */
+    tc_conf_case j = {.name = (char *)"n_ovni_jumbo_size_fffffff0", .verdict = TC_VERDICT_REJECT};
+    tc_conf_rules_add(&j.errors, tc_rule_find("OVNI-JUMBO-PAST-EOF"));
+    tc_conf_xfail_entry hang = entry("n_ovni_jumbo_size_fffffff0", "jumbo-int", NULL);
+    hang.kind = TC_XFAIL_TIMEOUT;
+    CU_ASSERT(gx_entry_matches(&hang, &j, TC_VERDICT_REJECT, "OVNI-JUMBO-PAST-EOF", "timeout"));
+    CU_ASSERT(!gx_entry_matches(&hang, &j, TC_VERDICT_REJECT, "OVNI-JUMBO-PAST-EOF",
+                                "crash: SIGSEGV"));
+    CU_ASSERT(!gx_entry_matches(&hang, &j, TC_VERDICT_REJECT, "OVNI-TRACE-EMPTY", "timeout"));
+    hang.kind = TC_XFAIL_CRASH;
+    CU_ASSERT(gx_entry_matches(&hang, &j, TC_VERDICT_REJECT, "OVNI-JUMBO-PAST-EOF",
+                               "crash: SIGSEGV"));
+    tc_conf_rules_free(&j.errors);
 }
 
 /* "@drawn [topic] OPTIONS": a class whose trace was drawn with every option

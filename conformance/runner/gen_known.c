@@ -90,8 +90,17 @@ static char *message_class(const char *msg)
 int gx_entry_matches(const tc_conf_xfail_entry *e, const tc_conf_case *c,
                      tc_conf_verdict verdict, const char *rules, const char *answer)
 {
-    if (e->kind != TC_XFAIL_FAIL)
-        return 0; /* a listed crash or hang is another class of answer */
+    if (e->kind != TC_XFAIL_FAIL) {
+        /* A listed crash or hang records a class that crashes or hangs on
+         * what the entry's case breaks: its error rules. */
+        int crash = !strncmp(answer, "crash", 5), hang = !strcmp(answer, "timeout");
+        if (!c || c->verdict != TC_VERDICT_REJECT || verdict != TC_VERDICT_REJECT ||
+            !(e->kind == TC_XFAIL_TIMEOUT ? hang : crash))
+            return 0;
+        char want[512];
+        tc_conf_rules_format(&c->errors, want, sizeof want);
+        return !strcmp(want, rules);
+    }
     if (verdict == TC_VERDICT_ACCEPT && !strncmp(answer, "reject: ", 8) && e->message) {
         char *m = message_class(e->message);
         int yes = message_in_answer(m, answer + 8);
