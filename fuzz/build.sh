@@ -112,13 +112,15 @@ if [ -f "$CJSON_SRC/cJSON.c" ] && [ -f "$CJSON_SRC/cJSON.h" ]; then
 else
     want=(cjson)
 fi
-for l in "${want[@]}" z bz2 zstd m; do
+# libelf (XRay's --binary) before the compression libraries its static
+# archive needs; libstdc++ for __cxa_demangle, always the toolchain's own.
+for l in "${want[@]}" elf z bz2 zstd m stdc++; do
     a=$($CC -print-file-name="lib$l.a" 2>/dev/null || true)
-    if [ "$l" != m ] && [ "${a#/}" != "$a" ] && [ -f "$a" ]; then
+    if [ "$l" != m ] && [ "$l" != stdc++ ] && [ "${a#/}" != "$a" ] && [ -f "$a" ]; then
         libs+=("$a")
     else
         libs+=("-l$l")
-        [ "$l" != m ] && shared_libs+=("$l")
+        [ "$l" != m ] && [ "$l" != stdc++ ] && shared_libs+=("$l")
     fi
 done
 if [ ${#shared_libs[@]} -gt 0 ]; then
