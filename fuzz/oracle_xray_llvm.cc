@@ -15,6 +15,7 @@
 #include <llvm/XRay/Trace.h>
 #include <llvm/XRay/XRayRecord.h>
 
+#include "../parsers/common/bytes.h"
 #include "oracle_xray_llvm.h"
 #include "xray_llvm_allowlist.h" // the DIV_* kinds; the table is included below
 
@@ -381,16 +382,13 @@ bool starts_llvm_block(const Ctx &c, uint64_t offset)
 // reader attaches to that record.
 bool basic_payload_after_other(const Ctx &c)
 {
-    const Input &in = c.in;
-    auto rd16 = [&](size_t at) { return c.big_endian ? be16(in.p + at) : le16(in.p + at); };
-    auto rd32 = [&](size_t at) {
-        return c.big_endian ? static_cast<uint32_t>(be16(in.p + at)) << 16 | be16(in.p + at + 2)
-                            : static_cast<uint32_t>(le16(in.p + at + 2)) << 16 | le16(in.p + at);
-    };
-    for (size_t at = 64; at + 32 <= in.n; at += 32) {
-        size_t before = at - 32;
-        if (rd16(at) == 1 && rd16(before) == 0 && in.p[before + 3] <= 2 &&
-            rd32(at + 4) == rd32(before + 4) && rd32(at + 8) == rd32(before + 16))
+    const uint8_t *p = c.in.p;
+    const int be = c.big_endian;
+    for (size_t at = 64; at + 32 <= c.in.n; at += 32) {
+        const uint8_t *rec = p + at, *before = rec - 32;
+        if (tc_rd16(rec, be) == 1 && tc_rd16(before, be) == 0 && before[3] <= 2 &&
+            tc_rd32(rec + 4, be) == tc_rd32(before + 4, be) &&
+            tc_rd32(rec + 8, be) == tc_rd32(before + 16, be))
             return true;
     }
     return false;
