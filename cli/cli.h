@@ -9,6 +9,7 @@
 
 int cmd_validate(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_show(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_conformance(int argc, char **argv);

@@ -15,6 +15,7 @@ static const struct {
 } commands[] = {
     {"validate", cmd_validate, "check traces against their format's rules"},
     {"dump", cmd_dump, "print a trace's canonical dump (JSON Lines)"},
+    {"show", cmd_show, "print the bytes around an offset or record, field by field"},
     {"gen", cmd_gen, "synthesise a trace, valid or breaking one named rule"},
     {"rules", cmd_rules, "list the rule catalogue"},
     {"conformance", cmd_conformance, "run an implementation over the conformance cases"},

@@ -61,6 +61,7 @@ static void begin(check_run *u, tc_input *in, const char *name, const tc_check_o
     }
     tc_diag_init(&u->d, name, u->opt->max_repeats, u->opt->pedantic, u->opt->on_diag,
                  u->opt->user);
+    u->d.fields = c ? c->fields : NULL;
 }
 
 static void dump_event(void *user, const void *event)
@@ -122,7 +123,7 @@ static tc_format sniff(tc_input *in, const char *name)
 static int split(check_run *u, tc_input *in, const tc_format_ops *f, const tc_parse_ctx *ctx)
 {
     const tc_check_opts *c = u->c;
-    if (!f->split || !c || c->threads < 2 || ctx->on_event)
+    if (!f->split || !c || c->threads < 2 || ctx->on_event || c->fields)
         return 0;
     return tc_split_check(in, f->split, ctx, c->threads, c->split_min, NULL) == 0;
 }

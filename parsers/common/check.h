@@ -28,6 +28,10 @@ typedef struct tc_check_opts {
      * and no dump is asked for; 0 or 1: one. */
     unsigned threads;
     uint64_t split_min; /* the smallest segment a thread takes; 0: the default */
+    /* When set, the parser says which bytes it read as which fields
+     * (fields.h): the input is then parsed on one thread, on the parser's
+     * general path. */
+    struct tc_fields *fields;
 } tc_check_opts;
 
 /* Validates an opened input. Returns 0, 1 or 2 as tc_validate_file. */

@@ -36,6 +36,9 @@ typedef struct tc_diag_sink {
     /* Set by tc_diag_fail: the input could not be checked to the end for a
      * reason of the machine, not of the input (out of memory). */
     char failed[200];
+    /* While a view of the input is drawn (fields.h): where the parser says
+     * which bytes it read as what. NULL otherwise. */
+    struct tc_fields *fields;
 } tc_diag_sink;
 
 void tc_diag_init(tc_diag_sink *s, const char *input, unsigned max_repeats, int pedantic,
