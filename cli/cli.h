@@ -63,6 +63,13 @@ typedef struct cli_paths {
 int cli_expand_paths(cli_paths *out, char **args, int nargs, tc_format format);
 void cli_paths_free(cli_paths *p);
 
+/* validate --show: the views of the first max located findings of kept
+ * (their view fields), and freeing them once reported. */
+#define CLI_SHOW_PER_INPUT 3
+struct tc_report_input;
+void cli_show_findings(struct tc_report_input *kept, const tc_options *opt, unsigned max);
+void cli_show_findings_free(struct tc_report_input *kept);
+
 /* The CPUs the process may run on (1 to 256): the default of -j. */
 unsigned cli_cpus(void);
 

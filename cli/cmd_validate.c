@@ -82,6 +82,9 @@ static void help(void)
          "                       never (the other reports always carry it)\n"
          "  -q, --quiet          text: no finding lines, only the per-rule summary and\n"
          "                       the summary line\n"
+         "      --show[=N]       text, html: under each of the first N findings of an\n"
+         "                       input (default 3), the records around it field by\n"
+         "                       field, as 'tracecheck show --at OFFSET' prints them\n"
          "  -h, --help           this help\n");
     printf("PATH is a file, - for standard input, or a directory: ");
     for (size_t i = 0, n = 0; tc_format_at(i); i++)
@@ -341,6 +344,7 @@ static void job_finished(job *jb)
 }
 
 typedef struct runner {
+    unsigned show; /* --show: findings drawn per input; 0: none */
     tc_report_set *set;
     tc_report_totals totals;
     int status;
@@ -376,9 +380,22 @@ static void run_serial(runner *u, jobs *j, const tc_options *opt, const split_pl
     cli_progress_init(&progress);
     for (size_t i = 0; i < j->n; i++) {
         job *jb = &j->v[i];
+        char why[400];
+        if (u->show) {
+            /* The findings are kept, drawn, then reported. */
+            run_job(jb, opt, tc_report_input_collect, &jb->kept, &progress, sp);
+            cli_show_findings(&jb->kept, opt, u->show);
+            tc_error_format(&jb->error, why, sizeof why);
+            tc_error_free(&jb->error);
+            tc_report_set_replay(u->set, jb->path, &jb->kept, jb->rc, &jb->sum, why);
+            cli_show_findings_free(&jb->kept);
+            tc_report_input_free(&jb->kept);
+            job_finished(jb);
+            account(u, jb);
+            continue;
+        }
         tc_report_set_begin(u->set, jb->path);
         run_job(jb, opt, tc_report_set_diag, u->set, &progress, sp);
-        char why[400];
         tc_error_format(&jb->error, why, sizeof why);
         tc_error_free(&jb->error);
         tc_report_set_end(u->set, jb->path, jb->rc, &jb->sum, why);
@@ -453,7 +470,10 @@ static int run_parallel(runner *u, jobs *j, const tc_options *opt, unsigned nthr
         char why[400];
         tc_error_format(&jb->error, why, sizeof why);
         tc_error_free(&jb->error);
+        if (u->show)
+            cli_show_findings(&jb->kept, opt, u->show);
         tc_report_set_replay(u->set, jb->path, &jb->kept, jb->rc, &jb->sum, why);
+        cli_show_findings_free(&jb->kept);
         tc_report_input_free(&jb->kept);
         account(u, jb);
     }
@@ -473,6 +493,7 @@ typedef struct outputs {
     int quiet, rule_summary;
     int fail_on_warning; /* --fail-on warning */
     unsigned jobs; /* 0: one per CPU */
+    unsigned show; /* --show: findings drawn per input; 0: none */
     unsigned long long split_min;
 } outputs;
 
@@ -536,7 +557,7 @@ static int run(char **args, const int *group, int nargs, const char **pairs, int
     open_file files[TC_REPORT__COUNT + 1];
     size_t nfiles = 0;
     tc_report_set set;
-    runner u = {.set = &set, .status = EXIT_VALID};
+    runner u = {.show = o->show, .set = &set, .status = EXIT_VALID};
     if (tc_report_set_init(&set) != 0 || open_reports(&set, o, files, &nfiles) != 0) {
         tc_report_totals none = {.exit_status = EXIT_TROUBLE};
         tc_report_set_close(&set, &none);
@@ -614,6 +635,7 @@ int cmd_validate(int argc, char **argv)
         {"color", required_argument, NULL, 'c'},
         {"colour", required_argument, NULL, 'c'},
         {"quiet", no_argument, NULL, 'q'},
+        {"show", optional_argument, NULL, 'W'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -727,6 +749,16 @@ int cmd_validate(int argc, char **argv)
             o.color = optarg;
             break;
         case 'q': o.quiet = 1; break;
+        case 'W':
+            o.show = CLI_SHOW_PER_INPUT;
+            if (optarg && (tc_parse_size(optarg, &n) != 0 || n < 1 || n > 64)) {
+                status = cli_usage_error("validate", "--show expects 1 to 64 findings per "
+                                         "input, not '%s'", optarg);
+                goto done;
+            }
+            if (optarg)
+                o.show = (unsigned)n;
+            break;
         case 'h':
             help();
             status = EXIT_VALID;

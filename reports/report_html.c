@@ -78,6 +78,11 @@ static void diag(tc_report_writer *base, const tc_diag *d)
         tc_conf_html_text(f, d->context);
         fputs("</div>", f);
     }
+    if (d->view) {
+        fputs("<details><summary>bytes</summary><pre class=\"view\">", f);
+        tc_conf_html_text(f, d->view);
+        fputs("</pre></details>", f);
+    }
     fputs("</li>\n", f);
 }
 

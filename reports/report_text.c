@@ -48,6 +48,8 @@ static void diag(tc_report_writer *w, const tc_diag *d)
     fputc('\n', f);
     if (d->context)
         fprintf(f, "    %s\n", d->context);
+    if (d->view)
+        fputs(d->view, f);
 }
 
 static void input_end(tc_report_writer *w, const char *path, int status, const tc_summary *s,

@@ -108,6 +108,11 @@ typedef struct tc_diag {
      * the rules that do not carry them (docs/library.md). */
     const tc_diag_value *values;
     size_t n_values;
+    /* The bytes behind the finding, field by field, as `tracecheck show`
+     * draws them (several lines, each ending in a newline), when the
+     * caller asked for it (validate --show); NULL otherwise. The library's
+     * checks never set it. */
+    const char *view;
 } tc_diag;
 
 /* SiFive perf data: how the file holds its ITC messages (spec/perf.md,

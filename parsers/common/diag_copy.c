@@ -27,7 +27,7 @@ int tc_diag_copy(tc_diag *out, const tc_diag *d, void **block)
     size_t n_values = d->values ? d->n_values : 0;
     size_t arrays = n_related * sizeof *d->related + n_values * sizeof *d->values;
     size_t size = arrays + str_size(d->input) + str_size(d->json_path) + str_size(d->message) +
-                  str_size(d->context);
+                  str_size(d->context) + str_size(d->view);
     for (size_t i = 0; i < n_values; i++)
         size += str_size(d->values[i].name) + str_size(d->values[i].s);
     char *b = malloc(size ? size : 1);
@@ -52,6 +52,7 @@ int tc_diag_copy(tc_diag *out, const tc_diag *d, void **block)
     c.json_path = put(&p, d->json_path);
     c.message = put(&p, d->message);
     c.context = put(&p, d->context);
+    c.view = put(&p, d->view);
     *out = c;
     *block = b;
     return 0;

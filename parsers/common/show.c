@@ -260,9 +260,11 @@ int tc_show(const char *path, const char *file, const tc_check_opts *c, unsigned
     }
     /* Second parse: keep them and their neighbours. */
     uint64_t *first = calloc(n ? n : 1, sizeof *first), *last = calloc(n ? n : 1, sizeof *last);
-    if (!first || !last) {
+    int *missed = calloc(n ? n : 1, sizeof *missed);
+    if (!first || !last || !missed) {
         free(first);
         free(last);
+        free(missed);
         free(look);
         tc_error_set(err, "show", "out of memory");
         return 2;
@@ -275,6 +277,7 @@ int tc_show(const char *path, const char *file, const tc_check_opts *c, unsigned
             const tc_field_target *t = &look[k++];
             first[i] = t->hit_first != UINT64_MAX ? t->hit_first : t->before;
             last[i] = t->hit_first != UINT64_MAX ? t->hit_last : t->before;
+            missed[i] = t->hit_first == UINT64_MAX;
         }
         if (first[i] != UINT64_MAX)
             g.ranges[g.nranges++] = (tc_field_range){sub_floor(first[i], context),
@@ -298,6 +301,10 @@ int tc_show(const char *path, const char *file, const tc_check_opts *c, unsigned
         if (first[i] == UINT64_MAX) {
             put(&t, "  (no record of the input is at or before byte %" PRIu64 ")\n", targets[i].at);
         } else {
+            if (missed[i])
+                put(&t, "  (no record holds byte %" PRIu64 "; record %" PRIu64
+                        " is the last that starts before it)\n",
+                    targets[i].at, first[i]);
             size_t shown = 0;
             for (size_t j = 0; j < g.nrecords; j++) {
                 const tc_field_record *r = &g.records[j];
@@ -326,6 +333,7 @@ int tc_show(const char *path, const char *file, const tc_check_opts *c, unsigned
     free(bytes);
     free(first);
     free(last);
+    free(missed);
     tc_fields_free(&g);
     return rc;
 }

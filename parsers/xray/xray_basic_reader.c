@@ -22,6 +22,7 @@
 #include "../common/split.h"
 #include "xray_basic.h"
 #include "xray_binary.h"
+#include "xray_fields.h"
 
 #define REC TC_XRAY_BASIC_RECORD_SIZE
 #define MAX_THREADS 4096u                 /* threads whose state is kept at once */
@@ -485,6 +486,9 @@ static void argument_payload(basic_parser *p, uint64_t pos, const uint8_t *b)
 static void record(basic_parser *p, uint64_t pos, const uint8_t *b)
 {
     unsigned rtype = tc_rd16(b, p->be);
+    if (TC_FIELDS_ON(p->d))
+        tc_xray_fields_basic(p->d, pos, b, p->be, p->version,
+                             tc_xray_bins_name(p->bins, tc_rd32(b + 4, p->be)));
     if (rtype == TC_XRAY_BASIC_FUNCTION) {
         function_record(p, pos, b);
     } else if (rtype == TC_XRAY_BASIC_ARG_PAYLOAD) {

@@ -21,6 +21,7 @@
 #include "xray.h"
 #include "xray_basic.h"
 #include "xray_binary.h"
+#include "xray_fields.h"
 
 enum step { STEP_NEW_BUFFER, STEP_WALL_TIME, STEP_PID, STEP_CPU, STEP_BODY };
 enum last { LAST_OTHER, LAST_ENTER, LAST_ENTER_ARGS, LAST_CALL_ARG, LAST_UNKNOWN };
@@ -447,6 +448,9 @@ static void function_record(xray_parser *p, uint64_t pos, const uint8_t *b)
     uint32_t fid = p->be ? w & 0x0fffffffu : w >> 4;
     if (p->bins)
         tc_xray_bins_record(p->bins, p->d, pos, TC_XRAY_FUNCTION_SIZE, action, fid);
+    if (TC_FIELDS_ON(p->d))
+        tc_xray_fields_function(p->d, pos, p->be, action, fid, tc_rd32(b + 4, p->be),
+                                tc_xray_bins_name(p->bins, fid));
     if (EMITTING(p)) {
         tc_xray_event ev = {.kind = TC_XRAY_EV_FUNCTION, .offset = pos, .action = action,
                             .func_id = fid, .delta = tc_rd32(b + 4, p->be),
@@ -463,8 +467,9 @@ static void function_record(xray_parser *p, uint64_t pos, const uint8_t *b)
 static inline __attribute__((always_inline)) void function_run(xray_parser *p, const int be)
 {
     tc_reader *r = p->r;
-    /* With --binary every record is looked up: the general loop does it. */
-    if (p->step != STEP_BODY || EMITTING(p) || p->bins)
+    /* With --binary every record is looked up, and a view (fields.h) wants
+     * every record's fields: the general loop does both. */
+    if (p->step != STEP_BODY || EMITTING(p) || p->bins || TC_FIELDS_ON(p->d))
         return;
     const uint8_t *cur = r->cur, *end = r->end;
     uint64_t window_end = r->base_off + (uint64_t)(end - r->base);
@@ -605,6 +610,13 @@ static int event_record(xray_parser *p, uint64_t pos, const uint8_t *b, unsigned
         }
     }
     tc_advance(p->r, TC_XRAY_METADATA_SIZE);
+    if (TC_FIELDS_ON(p->d) && size > 0) {
+        tc_fields_record(p->d, pos + TC_XRAY_METADATA_SIZE, (uint64_t)size, TC_LOOK_HEX,
+                         "%s payload", name);
+        if (TC_FIELDS_WANT(p->d))
+            tc_fields_field(p->d, pos + TC_XRAY_METADATA_SIZE, (uint64_t)size, 0, 0, "data",
+                            "%" PRId32 " bytes", size);
+    }
 
     if (EMITTING(p) && ev.kind >= 0) {
         if ((uint32_t)size > TC_READER_MAX_NEED) {
@@ -642,6 +654,8 @@ static int metadata_record(xray_parser *p, uint64_t pos, const uint8_t *b, unsig
 {
     const int be = p->be;
     tc_xray_event ev = {.kind = (int)kind, .offset = pos};
+    if (TC_FIELDS_ON(p->d))
+        tc_xray_fields_metadata(p->d, pos, b, be, kind, p->version);
     /* CallArgument may follow only a function record or another CallArgument:
      * any other metadata record in between breaks the chain (ruling 7). */
     if (kind != TC_XRAY_CALL_ARG)
@@ -961,6 +975,8 @@ static void parse_v2(xray_parser *p)
         if (at_stop(p))
             return;
         uint64_t n = tc_rd64(b + 1, p->be);
+        if (TC_FIELDS_ON(p->d))
+            tc_xray_fields_metadata(p->d, pos, b, p->be, TC_XRAY_BUFFER_EXTENTS, p->version);
         start_buffer(p, pos, n > UINT64_MAX - 16 ? UINT64_MAX : n + 16);
         check_reserved(p, pos, b, 8, TC_XRAY_BUFFER_EXTENTS);
         /* buffer_size - n, not n + 16: n near 2^64 must not wrap around. */
@@ -1060,6 +1076,8 @@ static int parse_header(xray_parser *p, read_mode mode)
      * runtime fills as it likes (ruling 13): only FDR has buffer_size and
      * reserved bytes there. */
     p->h.buffer_size = basic ? 0 : tc_rd64(b + 16, be);
+    if (TC_FIELDS_ON(p->d))
+        tc_xray_fields_header(p->d, &p->h);
     uint32_t reserved_bits = be ? p->h.bitfield & 0x3fffffffu : p->h.bitfield >> 2;
     int reserved_bytes = 0;
     for (int i = 24; i < 32 && !basic; i++)
