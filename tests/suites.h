@@ -17,6 +17,7 @@ void register_xray_values_suite(void); /* test_xray_values.c */
 void register_xray_basic_suite(void);  /* test_xray_basic.c */
 void register_xray_basic_gen_suite(void); /* test_xray_basic_gen.c */
 void register_xray_binary_suite(void); /* test_xray_binary.c */
+void register_show_suite(void);        /* test_show.c */
 void register_generator_suite(void);   /* test_generator.c */
 void register_split_suite(void);       /* test_split.c */
 void register_mutator_suite(void);     /* test_mutators.c */

@@ -17,7 +17,7 @@ static void (*const registrations[])(void) = {
     register_compress_suite,  register_equivalence_suite, register_xray_header_suite,
     register_xray_v1_suite,   register_xray_extents_suite, register_xray_grammar_suite,
     register_xray_events_suite, register_xray_values_suite, register_xray_basic_suite,
-    register_xray_basic_gen_suite, register_xray_binary_suite,
+    register_xray_basic_gen_suite, register_xray_binary_suite, register_show_suite,
     register_generator_suite, register_split_suite,
     register_mutator_suite,   register_report_suite,     register_docs_suite,
     register_json_syntax_suite, register_json_values_suite, register_json_stream_suite,

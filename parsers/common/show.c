@@ -298,7 +298,10 @@ int tc_show(const char *path, const char *file, const tc_check_opts *c, unsigned
     }
     for (size_t i = 0; i < n && rc == 0; i++) {
         text t = {0};
-        if (first[i] == UINT64_MAX) {
+        if (targets[i].by_record && targets[i].record >= g.count) {
+            put(&t, "  (the input has %" PRIu64 " record%s: no record %" PRIu64 ")\n", g.count,
+                g.count == 1 ? "" : "s", targets[i].record);
+        } else if (first[i] == UINT64_MAX) {
             put(&t, "  (no record of the input is at or before byte %" PRIu64 ")\n", targets[i].at);
         } else {
             if (missed[i])
