@@ -136,6 +136,29 @@ static void test_basic_mode(void)
     free(path);
 }
 
+/* SiFive perf data: a text list's lines with their columns, and what the
+ * perf state machine reads each write as. */
+static void test_perf_text(void)
+{
+    static const char list[] = "# a list\n"
+                               "0x18 0x1234\n"
+                               "0x1b   2 77\n";
+    char *path = tu_write_file("show.itc", list, sizeof list - 1);
+    char *v = view_of(path, (tc_show_target){.at = 22}, 1);
+    expect_line(v, "  record 0, line 2, bytes 9-19 (0x9, 11 bytes): ITC message (line 2)\n");
+    expect_line(v, "  2:1-4          0x18                              IDTAG                      "
+                   "0x18: channel 6, 32-bit write\n");
+    expect_line(v, "  2:6-11         0x1234                            VALUE                      "
+                   "0x1234 (4660)\n");
+    expect_line(v, "> record 1, line 3, bytes 21-31 (0x15, 11 bytes): ITC message (line 3)\n");
+    expect_line(v, "  3:8-8          2                                 VALUE                      "
+                   "0x2 (2)\n");
+    expect_line(v, "  3:10-11        77                                TIMESTAMP                  77\n");
+    expect_line(v, "read as                    before the first header\n");
+    free(v);
+    free(path);
+}
+
 /* Asking for fields changes nothing that is reported: the same findings
  * and dump with and without them. */
 static void test_same_findings(void)
@@ -186,6 +209,7 @@ void register_show_suite(void)
         {"fdr_big_endian_bits", test_fdr_big_endian_bits},
         {"past_the_end", test_past_the_end},
         {"basic_mode", test_basic_mode},
+        {"perf_text", test_perf_text},
         {"same_findings", test_same_findings},
         {NULL, NULL},
     };

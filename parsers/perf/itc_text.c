@@ -4,9 +4,11 @@
  * state machine, so a line of any length costs no memory and every error
  * has its line and column.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "perf_fields.h"
 #include "perf_msg.h"
 
 enum { MAX_FIELDS = 3 };
@@ -26,6 +28,7 @@ typedef struct text {
     /* the fields */
     unsigned nfields;
     uint64_t val[MAX_FIELDS];
+    uint64_t start[MAX_FIELDS], end[MAX_FIELDS]; /* offsets of each number */
     /* the number being read */
     int in_num;
     int hex;            /* 0x seen */
@@ -64,6 +67,8 @@ static void end_number(text *t)
         syntax(t, t->num_start, "%s", "\"0x\" without hex digits");
         return;
     }
+    t->start[t->nfields] = t->num_start;
+    t->end[t->nfields] = t->content_end;
     t->nfields++;
 }
 
@@ -84,6 +89,16 @@ static void end_line(text *t, uint64_t eol)
                              .value = t->val[1],
                              .timestamp = t->nfields == 3 ? t->val[2] : 0,
                              .has_timestamp = t->nfields == 3};
+            if (TC_FIELDS_ON(t->d)) {
+                tc_fields_record(t->d, m.offset, m.length, TC_LOOK_TEXT, "ITC message (line %" PRIu32 ")",
+                                 m.line);
+                tc_perf_spans sp = {{0}, {0}};
+                for (unsigned k = 0; k < t->nfields; k++) {
+                    sp.pos[k + 1] = t->start[k];
+                    sp.len[k + 1] = t->end[k] - t->start[k];
+                }
+                tc_perf_fields_message(t->d, &m, &sp, 1);
+            }
             t->delivered++;
             t->fn(t->user, &m);
         }

@@ -7,6 +7,7 @@
  */
 #include <string.h>
 #include "../common/fuzzbench.h"
+#include "perf_fields.h"
 #include "perf_msg.h"
 
 enum { MSEO_NORMAL = 0, MSEO_FIELD_END = 1, MSEO_MSG_END = 3 };
@@ -61,6 +62,9 @@ static void data_acquisition(nexus *n, const uint8_t *b, unsigned len, uint64_t 
     unsigned nf = 0;
     unsigned fixed_left = n->srcbits, srcpos = 0;
     uint32_t src = 0;
+    /* For a view (fields.h): the bytes of SRC and of each variable field. */
+    tc_perf_spans sp = {{0}, {0}};
+    unsigned from = 1;
     int cut_fixed = (b[0] & 3) != MSEO_NORMAL; /* the TCODE byte ends a field */
     for (unsigned i = 1; i < len && !cut_fixed; i++) {
         uint64_t mdo = b[i] >> 2;
@@ -82,8 +86,18 @@ static void data_acquisition(nexus *n, const uint8_t *b, unsigned len, uint64_t 
         }
         if (nf < 4)
             field_add(&f[nf], mdo, nbits);
-        if (mseo != MSEO_NORMAL)
+        if (n->srcbits && srcpos == n->srcbits && !sp.len[0]) {
+            sp.pos[0] = start + 1;
+            sp.len[0] = i; /* the bytes that held SRC (the last may hold IDTAG bits too) */
+        }
+        if (mseo != MSEO_NORMAL) {
+            if (nf < 3) {
+                sp.pos[nf + 1] = start + from;
+                sp.len[nf + 1] = i + 1 - from;
+            }
+            from = i + 1;
             nf++;
+        }
     }
     if (cut_fixed || nf < 2 || nf > 3) {
         if (cut_fixed || nf < 2)
@@ -117,6 +131,7 @@ static void data_acquisition(nexus *n, const uint8_t *b, unsigned len, uint64_t 
                      .value = f[1].value,
                      .timestamp = nf == 3 ? f[2].value : 0,
                      .has_timestamp = nf == 3};
+    tc_perf_fields_message(n->d, &m, &sp, 0);
     n->delivered++;
     n->fn(n->user, &m);
 }
@@ -202,6 +217,19 @@ static int data_acquisition_fast(nexus *n, const uint8_t *b, unsigned len, uint6
 /* A whole message b[0..len) at offset start; room: bytes readable from b. */
 static void message(nexus *n, const uint8_t *b, unsigned len, size_t room, uint64_t start)
 {
+    if (TC_FIELDS_ON(n->d)) {
+        /* A view: every message is a record, and the general decoder says
+         * where its fields are. */
+        unsigned tcode = b[0] >> 2;
+        tc_fields_record(n->d, start, len, TC_LOOK_HEX, "Nexus message (TCODE %u%s)", tcode,
+                         tcode == TC_NEXUS_TCODE_DATA_ACQ ? ", Data Acquisition"
+                                                          : ": skipped by its framing");
+        if (TC_FIELDS_WANT(n->d))
+            tc_fields_field(n->d, start, 1, 2, 6, "TCODE", "%u", tcode);
+        if (tcode == TC_NEXUS_TCODE_DATA_ACQ)
+            data_acquisition(n, b, len, start);
+        return;
+    }
     if ((b[0] >> 2) != TC_NEXUS_TCODE_DATA_ACQ)
         return;
     if (n->srcbits == 0 && (b[0] & 3) == MSEO_NORMAL &&

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/fields.h"
 #include "../common/input.h"
 #include "perf.h"
 #include "perf_msg.h"
@@ -37,6 +38,11 @@ typedef struct perf_run {
 static void on_msg(void *user, const tc_perf_msg *m)
 {
     perf_run *p = user;
+    if (TC_FIELDS_WANT(p->ctx->diags)) {
+        char due[200];
+        tc_perf_sm_due(&p->sm, m, due, sizeof due);
+        tc_fields_field(p->ctx->diags, m->offset, m->length, 0, 0, "read as", "%s", due);
+    }
     tc_perf_sm_feed(&p->sm, m);
 }
 

@@ -954,3 +954,60 @@ void tc_perf_sm_finish(tc_perf_sm *s)
                         "no message of perf channel %u (IDTAG 0x%x, 0x%x or 0x%x) in the trace",
                         s->channel, s->channel * 4, s->channel * 4 + 2, s->channel * 4 + 3);
 }
+
+/* ---- what a message is read as (tracecheck show) ---- */
+
+void tc_perf_sm_due(const tc_perf_sm *s, const tc_perf_msg *m, char *buf, size_t size)
+{
+    unsigned w = (unsigned)(m->idtag & 3);
+    if ((m->idtag >> 2) != s->channel) {
+        snprintf(buf, size, "a write to channel %llu: not the perf channel (%u)",
+                 (unsigned long long)(m->idtag >> 2), s->channel);
+        return;
+    }
+    int marker = w == TC_PERF_W32 && (uint32_t)m->value == s->marker;
+    switch (s->state) {
+    case TC_PERF_S_HEADER: {
+        char due[96];
+        header_due(s, due, sizeof due);
+        snprintf(buf, size, "due: %s of the header at %s", due, where(&s->hdr_first).s);
+        return;
+    }
+    case TC_PERF_S_RECORD: {
+        const char *rec = record_desc(s->rec.type);
+        if (s->addr_done < s->rec.n_addresses)
+            snprintf(buf, size, "due: the %s word of address %u of the %s record",
+                     s->addr_high_due ? "high" : "low", s->addr_done + 1, rec);
+        else if (s->ctr_pending)
+            snprintf(buf, size, "due: the 16-bit high part of %s, or the value of the next",
+                     counter_name(&s->cfg, s->ctr_done).s);
+        else
+            snprintf(buf, size, "due: the value of %s of the %s record",
+                     counter_name(&s->cfg, s->ctr_done).s, rec);
+        return;
+    }
+    case TC_PERF_S_RECORD_START:
+        if (marker)
+            snprintf(buf, size, "the header marker 0x%08x: a header starts", s->marker);
+        else if (w == TC_PERF_W8)
+            snprintf(buf, size, "a record type: %llu (%s)", (unsigned long long)m->value,
+                     record_desc((unsigned)m->value));
+        else if (s->pending_complete && w == TC_PERF_W16)
+            snprintf(buf, size, "the 16-bit high part of the last counter value");
+        else
+            snprintf(buf, size, "due: a record type (8-bit) or the header marker");
+        return;
+    case TC_PERF_S_BEFORE:
+    case TC_PERF_S_WAIT_HEADER:
+    case TC_PERF_S_SKIP:
+    default:
+        if (marker)
+            snprintf(buf, size, "the header marker 0x%08x: a header starts", s->marker);
+        else
+            snprintf(buf, size, "%s", s->state == TC_PERF_S_BEFORE ? "before the first header"
+                                      : s->state == TC_PERF_S_SKIP
+                                          ? "skipped: up to the next record type or marker"
+                                          : "waiting for the next header");
+        return;
+    }
+}

@@ -182,6 +182,10 @@ void tc_perf_sm_feed(tc_perf_sm *s, const tc_perf_msg *m);
  * PERF-NO-HEADER and PERF-NO-DATA are decided here. */
 void tc_perf_sm_finish(tc_perf_sm *s);
 
+/* What the machine reads message m as, before it is fed (tracecheck show):
+ * "due: the low word of address 1 of the function entry record". */
+void tc_perf_sm_due(const tc_perf_sm *s, const tc_perf_msg *m, char *buf, size_t size);
+
 /* Names for messages and the dump. */
 const char *tc_perf_count_type_name(uint32_t t);  /* "raw", "delta", "delta_xor" */
 const char *tc_perf_record_type_name(unsigned t); /* "entry", "exit", "manual", "isr" */
