@@ -19,5 +19,6 @@ check-docs: $(TRACECHECK)
 	    $(TRACECHECK) rules --format $$f --page $$p | diff -u docs/$$p - >/dev/null || \
 	    { echo "docs/$$p is stale: run 'make docs'" >&2; exit 1; }; done; done
 	@echo "docs: rule pages and the formats' generated pages up to date"
+	@tests/walkthroughs-check $(TRACECHECK) docs/walkthroughs.md
 
 CHECK_TARGETS += check-docs
