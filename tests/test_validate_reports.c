@@ -719,6 +719,58 @@ static void test_fail_on(void)
     CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 1, "%s: status %d", cmd, WEXITSTATUS(st));
 }
 
+/* validate --show: the bytes behind the first findings, under each in the
+ * text report and in each finding's details in the HTML page; at most N
+ * per input, and none for a finding without a place. */
+static void test_show(void)
+{
+    char prog[4096], cmd[8192];
+    if (!tu_program(prog, sizeof prog)) {
+        CHECK(0, "no %s: build it (make check-unit does)", prog);
+        return;
+    }
+    static const char *const bad = "conformance/cases/xray/n_xray_v5_walltime_usec_1000000.xray";
+    char *out = NULL;
+    size_t len = 0;
+    snprintf(cmd, sizeof cmd, "'%s' validate --show %s", prog, bad);
+    FILE *p = popen(cmd, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    FILE *m = open_memstream(&out, &len);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+        fwrite(buf, 1, n, m);
+    fclose(m);
+    int st = pclose(p);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 1, "%s: status %d", cmd, WEXITSTATUS(st));
+    const char *finding = strstr(out, ": error: XRAY-WALLTIME-USEC: ");
+    const char *view = strstr(out, "> record 3, bytes 64-79 (0x40, 16 bytes): metadata record "
+                                   "(WallTimeMarker)\n");
+    CHECK(finding && view && finding < view, "no view under the finding:\n%s", out);
+    CHECK(strstr(out, "usec                       1000000\n") != NULL, "no usec field:\n%s", out);
+    free(out);
+
+    snprintf(cmd, sizeof cmd, "'%s' validate --show=1 --report html -o '%s/show.html' %s", prog,
+             tu_tmpdir(), bad);
+    st = system(cmd);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 1, "%s: status %d", cmd, WEXITSTATUS(st));
+    snprintf(buf, sizeof buf, "%s/show.html", tu_tmpdir());
+    uint8_t *bytes = tu_read_file(buf, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(bytes);
+    char *html = calloc(len + 1, 1); /* a string: the file has no NUL */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+    memcpy(html, bytes, len);
+    free(bytes);
+    CHECK(strstr(html, "<details><summary>bytes</summary><pre class=\"view\">") != NULL &&
+              strstr(html, "&gt; record 3, bytes 64-79") != NULL,
+          "no view in the HTML page:\n%s", html);
+    free(html);
+
+    snprintf(cmd, sizeof cmd, "'%s' validate --show=0 %s >/dev/null 2>&1", prog, bad);
+    st = system(cmd);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 2, "%s: status %d, want 2", cmd, WEXITSTATUS(st));
+}
+
 /* ---- text and the summary ---- */
 
 static void test_text_rules(void)
@@ -864,6 +916,7 @@ static const tu_test tests[] = {
     {"TAP 14", test_tap},
     {"Markdown summary", test_markdown},
     {"HTML page", test_html},
+    {"show", test_show},
     {"--fail-on", test_fail_on},
     {"text per-rule summary", test_text_rules},
     {"suppressed findings counted", test_tally_suppressed},
