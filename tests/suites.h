@@ -42,6 +42,7 @@ void register_dtrc_reader_suite(void); /* test_dtrc_reader.c */
 void register_dtrc_pairing_suite(void); /* test_dtrc_pairing.c */
 void register_dtrc_fast_suite(void);   /* test_dtrc_fast.c */
 void register_dcfg_generator_suite(void); /* test_dcfg_generator.c */
+void register_show_dcfg_suite(void);  /* test_show_dcfg.c */
 void register_conf_pair_suite(void);   /* test_conf_pair.c */
 void register_conf_tools_suite(void);  /* test_conf_tools.c */
 void register_gen_answer_suite(void);  /* test_gen_answer.c */

@@ -29,6 +29,7 @@ static void (*const registrations[])(void) = {
     register_dtrc_seq_suite, register_dtrc_reader_suite, register_dtrc_pairing_suite,
     register_dtrc_fast_suite,
     register_dcfg_generator_suite,
+    register_show_dcfg_suite,
     register_conf_pair_suite,
     register_conf_tools_suite,
     register_gen_answer_suite,

@@ -4,6 +4,7 @@
  * functions hold no state and cost nothing beyond a scan of the text.
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,4 +173,56 @@ int tc_dcfg_grow(void **v, size_t *cap, size_t need, size_t elem)
     *v = p;
     *cap = n;
     return 1;
+}
+
+/* ---- the view of `tracecheck show` ---- */
+
+void tc_dcfg_field(tc_diag_sink *d, const tc_json_token *t, uint64_t end, const char *name,
+                   const char *fmt, ...)
+{
+    char value[TC_FIELD_VALUE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(value, sizeof value, fmt, ap);
+    va_end(ap);
+    tc_fields_field(d, t->offset, end > t->offset ? end - t->offset : 0, 0, 0, name, "%s", value);
+}
+
+void tc_dcfg_field_int(tc_diag_sink *d, const tc_json_token *t, uint64_t end, const char *name,
+                       int ok, uint64_t v)
+{
+    if (!ok)
+        tc_dcfg_field(d, t, end, name, "(not read: %s is not an Integer)", tc_json_kind_name(t->kind));
+    else if (t->kind == TC_JSON_STRING && t->len > 2 && (t->text[1] == 'x' || t->text[1] == 'X'))
+        tc_dcfg_field(d, t, end, name, "%" PRIu64 " (0x%" PRIx64 ")", v, v);
+    else
+        tc_dcfg_field(d, t, end, name, "%" PRIu64, v);
+}
+
+void tc_dcfg_field_id(tc_diag_sink *d, const tc_json_token *t, uint64_t end, const char *name,
+                      int ok, uint64_t v)
+{
+    if (ok)
+        tc_dcfg_field(d, t, end, name, "%" PRIu64, v);
+    else
+        tc_dcfg_field(d, t, end, name, "(not read: not an id of 1..0x7FFFFFFF)");
+}
+
+void tc_dcfg_field_str(tc_diag_sink *d, const tc_json_token *t, uint64_t end, const char *name)
+{
+    if (t->kind != TC_JSON_STRING) {
+        tc_dcfg_field(d, t, end, name, "(not read: %s, not a string)", tc_json_kind_name(t->kind));
+        return;
+    }
+    int cut = t->len > TC_FIELD_VALUE_MAX - 8;
+    tc_dcfg_field(d, t, end, name, "\"%.*s%s\"", (int)(cut ? TC_FIELD_VALUE_MAX - 8 : t->len),
+                  t->text, cut ? "..." : "");
+}
+
+void tc_dcfg_member(tc_diag_sink *d, const tc_json_token *k, const char *object, int known)
+{
+    int cut = k->len > 48;
+    tc_fields_record(d, k->offset, 0, TC_LOOK_TEXT, "%s%.*s%s%s%s%s", known ? "" : "unknown key ",
+                     (int)(cut ? 48 : k->len), k->text, cut ? "..." : "", object ? " of " : "",
+                     object ? object : "", known ? "" : " (not read)");
 }

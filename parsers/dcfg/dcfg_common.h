@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../common/fields.h"
 #include "../common/json.h"
 
 /* An "Integer" of the format: a JSON integer literal (no fraction, no
@@ -37,5 +38,29 @@ int tc_dcfg_major_version(tc_json *j, const tc_json_token *t, uint64_t major);
  * 0 when out of memory or when the size would overflow. Shared by the DCFG
  * and DCFG-trace readers. */
 int tc_dcfg_grow(void **v, size_t *cap, size_t need, size_t elem);
+
+/* ---- the view of `tracecheck show` (fields.h; spec/dcfg.md, "The view of
+ * `tracecheck show`") ----
+ *
+ * Records are a table's header and rows, and the members of an object that
+ * has no rows (MAJOR_VERSION, INSTR_COUNT...), all text. A field is one
+ * value's token, [t->offset, end) with end the reader's position once the
+ * value is read, named as the canonical dump names it. Callers test
+ * TC_FIELDS_WANT(d) first, so that a parse without a view pays one test. */
+
+/* A field with its decoded value. */
+void tc_dcfg_field(tc_diag_sink *d, const tc_json_token *t, uint64_t end, const char *name,
+                   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* An Integer field (tc_dcfg_int) or an id (tc_dcfg_id): its value, and the
+ * hex the document wrote when a string wrote it so; ok 0: what it is not. */
+void tc_dcfg_field_int(tc_diag_sink *d, const tc_json_token *t, uint64_t end, const char *name,
+                       int ok, uint64_t v);
+void tc_dcfg_field_id(tc_diag_sink *d, const tc_json_token *t, uint64_t end, const char *name,
+                      int ok, uint64_t v);
+/* A string field: its text, quoted and cut to what a value holds. */
+void tc_dcfg_field_str(tc_diag_sink *d, const tc_json_token *t, uint64_t end, const char *name);
+/* A member of an object that is a record of its own: from its key k. The
+ * record ends with tc_fields_record_end once its value is read. */
+void tc_dcfg_member(tc_diag_sink *d, const tc_json_token *k, const char *object, int known);
 
 #endif

@@ -49,7 +49,8 @@ static void sym_begin(tc_dcfg_rd *rd, void *u, const tc_dcfg_loc *at)
 static int sym_cell(tc_dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t)
 {
     sym_ctx *c = u;
-    uint64_t v;
+    uint64_t v = 0;
+    int ok = 0;
     if (!c->source)
         col = col == 0 ? 5 : col + 1; /* NAME, ADDR_OFFSET (2), SIZE (3) */
     switch (col) {
@@ -60,9 +61,13 @@ static int sym_cell(tc_dcfg_rd *rd, void *u, unsigned col, const tc_json_token *
                 return stop(rd);
             memcpy(c->s.name, t->text, t->len + 1);
         }
+        if (TC_DCFG_WANT(rd))
+            tc_dcfg_field_str(rd->doc->d, t, t->kind == TC_JSON_STRING ? tc_dcfg_end(rd)
+                                                                       : t->offset + 1,
+                              rd->col_key);
         break;
     case 0:
-        if (tc_dcfg_id(rd->j, t, "FILE_NAME_ID", 0, &v)) {
+        if ((ok = tc_dcfg_id(rd->j, t, "FILE_NAME_ID", 0, &v)) != 0) {
             c->s.file = (uint32_t)v;
             c->s.has |= 4;
         } else {
@@ -70,22 +75,31 @@ static int sym_cell(tc_dcfg_rd *rd, void *u, unsigned col, const tc_json_token *
         }
         break;
     case 1:
-        if (tc_dcfg_int(rd->j, t, "LINE_NUM", &c->s.line))
+        if ((ok = tc_dcfg_int(rd->j, t, "LINE_NUM", &c->s.line)) != 0)
             c->s.has |= 1;
+        v = c->s.line;
         break;
     case 2:
-        if (!tc_dcfg_int(rd->j, t, "ADDR_OFFSET", &c->s.addr))
+        if (!(ok = tc_dcfg_int(rd->j, t, "ADDR_OFFSET", &c->s.addr)))
             c->ok = 0;
+        v = c->s.addr;
         break;
     case 3:
-        if (!tc_dcfg_int(rd->j, t, "SIZE", &c->s.size))
+        if (!(ok = tc_dcfg_int(rd->j, t, "SIZE", &c->s.size)))
             c->ok = 0;
+        v = c->s.size;
         break;
     default:
-        if (tc_dcfg_int(rd->j, t, "NUM_INSTRS", &c->s.ninstrs))
+        if ((ok = tc_dcfg_int(rd->j, t, "NUM_INSTRS", &c->s.ninstrs)) != 0)
             c->s.has |= 2;
+        v = c->s.ninstrs;
     }
-    return tc_dcfg_skip(rd, t);
+    int rc = tc_dcfg_skip(rd, t);
+    if (col == 0)
+        TC_DCFG_ID_FIELD(rd, t, ok, v);
+    else if (col != 5)
+        TC_DCFG_INT_FIELD(rd, t, ok, v);
+    return rc;
 }
 
 static void sym_end(tc_dcfg_rd *rd, void *u, unsigned seen, int complete)
@@ -122,9 +136,13 @@ static void sym_end(tc_dcfg_rd *rd, void *u, unsigned seen, int complete)
 static int read_symbols(tc_dcfg_rd *rd, const tc_json_token *t, tc_dcfg_proc *p, uint32_t image,
                         int source)
 {
-    static const tc_dcfg_col sym_cols[] = {{"NAME", 1}, {"ADDR_OFFSET", 1}, {"SIZE", 1}};
-    static const tc_dcfg_col src_cols[] = {
-        {"FILE_NAME_ID", 1}, {"LINE_NUM", 0}, {"ADDR_OFFSET", 1}, {"SIZE", 1}, {"NUM_INSTRS", 0}};
+    static const tc_dcfg_col sym_cols[] = {
+        {"NAME", 1, "name", 0}, {"ADDR_OFFSET", 1, "addr_offset", 0}, {"SIZE", 1, "size", 0}};
+    static const tc_dcfg_col src_cols[] = {{"FILE_NAME_ID", 1, "file_name_id", 0},
+                                           {"LINE_NUM", 0, "line_num", 0},
+                                           {"ADDR_OFFSET", 1, "addr_offset", 0},
+                                           {"SIZE", 1, "size", 0},
+                                           {"NUM_INSTRS", 0, "num_instrs", 0}};
     sym_ctx c;
     memset(&c, 0, sizeof c);
     c.p = p;
@@ -161,9 +179,13 @@ static int block_cell(tc_dcfg_rd *rd, void *u, unsigned col, const tc_json_token
     static const char *const names[] = {"NODE_ID",    "ADDR_OFFSET",       "SIZE",
                                         "NUM_INSTRS", "LAST_INSTR_OFFSET", "COUNT"};
     block_ctx *c = u;
-    uint64_t v;
+    uint64_t v = 0;
     int ok = col == 0 ? tc_dcfg_id(rd->j, t, names[col], 0, &v)
                       : tc_dcfg_int(rd->j, t, names[col], &v);
+    if (col == 0)
+        TC_DCFG_ID_FIELD(rd, t, ok, v);
+    else
+        TC_DCFG_INT_FIELD(rd, t, ok, v);
     if (!ok) {
         if (col < 3)
             c->ok = 0;
@@ -196,8 +218,12 @@ static void block_end(tc_dcfg_rd *rd, void *u, unsigned seen, int complete)
 
 static int read_blocks(tc_dcfg_rd *rd, const tc_json_token *t, tc_dcfg_proc *p, uint32_t image)
 {
-    static const tc_dcfg_col cols[] = {{"NODE_ID", 1},    {"ADDR_OFFSET", 1},       {"SIZE", 1},
-                                    {"NUM_INSTRS", 0}, {"LAST_INSTR_OFFSET", 0}, {"COUNT", 0}};
+    static const tc_dcfg_col cols[] = {{"NODE_ID", 1, "id", 0},
+                                       {"ADDR_OFFSET", 1, "addr_offset", 0},
+                                       {"SIZE", 1, "size", 0},
+                                       {"NUM_INSTRS", 0, "num_instrs", 0},
+                                       {"LAST_INSTR_OFFSET", 0, "last_instr_offset", 0},
+                                       {"COUNT", 0, "count", 0}};
     block_ctx c;
     memset(&c, 0, sizeof c);
     c.p = p;
@@ -227,12 +253,15 @@ static void pair_begin(tc_dcfg_rd *rd, void *u, const tc_dcfg_loc *at)
 static int pair_cell(tc_dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t)
 {
     pair_ctx *c = u;
-    uint64_t v;
-    if (tc_dcfg_id(rd->j, t, col ? "IDOM_NODE_ID" : "NODE_ID", 0, &v))
+    uint64_t v = 0;
+    int ok = tc_dcfg_id(rd->j, t, col ? "IDOM_NODE_ID" : "NODE_ID", 0, &v);
+    if (ok)
         *(col ? &c->idom : &c->node) = (uint32_t)v;
     else
         c->ok = 0;
-    return tc_dcfg_skip(rd, t);
+    int rc = tc_dcfg_skip(rd, t);
+    TC_DCFG_ID_FIELD(rd, t, ok, v);
+    return rc;
 }
 
 static void pair_end(tc_dcfg_rd *rd, void *u, unsigned seen, int complete)
@@ -278,14 +307,17 @@ static void loop_begin(tc_dcfg_rd *rd, void *u, const tc_dcfg_loc *at)
 static int loop_cell(tc_dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t)
 {
     loop_ctx *c = u;
-    uint64_t v;
+    uint64_t v = 0;
+    int ok, rc;
     switch (col) {
     case 0:
-        if (tc_dcfg_id(rd->j, t, "LOOP_HEAD_NODE_ID", 0, &v))
+        if ((ok = tc_dcfg_id(rd->j, t, "LOOP_HEAD_NODE_ID", 0, &v)) != 0)
             c->l.head = (uint32_t)v;
         else
             c->ok = 0;
-        return tc_dcfg_skip(rd, t);
+        rc = tc_dcfg_skip(rd, t);
+        TC_DCFG_ID_FIELD(rd, t, ok, v);
+        return rc;
     case 1:
         c->l.back = (uint32_t)c->p->ids.n;
         if (t->kind == TC_JSON_ARRAY_BEGIN)
@@ -297,11 +329,16 @@ static int loop_cell(tc_dcfg_rd *rd, void *u, unsigned col, const tc_json_token 
             c->l.has |= TC_DCFG_L_NODES;
         return tc_dcfg_read_ids(rd, t, "LOOP_NODE_IDS", &c->p->ids, &c->l.nnodes);
     default:
-        if (tc_dcfg_id(rd->j, t, "PARENT_LOOP_HEAD_NODE_ID", 1, &v)) {
+        if ((ok = tc_dcfg_id(rd->j, t, "PARENT_LOOP_HEAD_NODE_ID", 1, &v)) != 0) {
             c->l.parent = (uint32_t)v;
             c->l.has_parent = v != 0;
         }
-        return tc_dcfg_skip(rd, t);
+        rc = tc_dcfg_skip(rd, t);
+        if (TC_DCFG_WANT(rd) && ok && v == 0)
+            tc_dcfg_field(rd->doc->d, t, tc_dcfg_end(rd), rd->col_key, "0 (none)");
+        else
+            TC_DCFG_ID_FIELD(rd, t, ok, v);
+        return rc;
     }
 }
 
@@ -342,20 +379,24 @@ static void routine_begin(tc_dcfg_rd *rd, void *u, const tc_dcfg_loc *at)
 static int routine_cell(tc_dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t)
 {
     routine_ctx *c = u;
-    uint64_t v;
+    uint64_t v = 0;
     switch (col) {
-    case 0:
-        if (tc_dcfg_id(rd->j, t, "ENTRY_NODE_ID", 0, &v))
+    case 0: {
+        int ok = tc_dcfg_id(rd->j, t, "ENTRY_NODE_ID", 0, &v);
+        if (ok)
             c->r.entry = (uint32_t)v;
         else
             c->ok = 0;
-        return tc_dcfg_skip(rd, t);
+        int rc = tc_dcfg_skip(rd, t);
+        TC_DCFG_ID_FIELD(rd, t, ok, v);
+        return rc;
+    }
     case 1:
         c->r.has_exits = t->kind == TC_JSON_ARRAY_BEGIN;
         c->r.exits = (uint32_t)c->p->ids.n;
         return tc_dcfg_read_ids(rd, t, "EXIT_NODE_IDS", &c->p->ids, &c->r.nexits);
     case 2: {
-        static const tc_dcfg_col cols[] = {{"NODE_ID", 1}, {"IDOM_NODE_ID", 1}};
+        static const tc_dcfg_col cols[] = {{"NODE_ID", 1, "node", 0}, {"IDOM_NODE_ID", 1, "idom", 0}};
         pair_ctx pc;
         memset(&pc, 0, sizeof pc);
         pc.p = c->p;
@@ -368,10 +409,11 @@ static int routine_cell(tc_dcfg_rd *rd, void *u, unsigned col, const tc_json_tok
         return rc;
     }
     default: {
-        static const tc_dcfg_col cols[] = {{"LOOP_HEAD_NODE_ID", 1},
-                                        {"LOOP_BACK_EDGE_SOURCE_NODE_IDS", 0},
-                                        {"LOOP_NODE_IDS", 0},
-                                        {"PARENT_LOOP_HEAD_NODE_ID", 0}};
+        static const tc_dcfg_col cols[] = {{"LOOP_HEAD_NODE_ID", 1, "head", 0},
+                                           {"LOOP_BACK_EDGE_SOURCE_NODE_IDS", 0,
+                                            "back_edge_sources", 0},
+                                           {"LOOP_NODE_IDS", 0, "nodes", 0},
+                                           {"PARENT_LOOP_HEAD_NODE_ID", 0, "parent", 0}};
         loop_ctx lc;
         memset(&lc, 0, sizeof lc);
         lc.p = c->p;
@@ -401,7 +443,10 @@ static void routine_end(tc_dcfg_rd *rd, void *u, unsigned seen, int complete)
 static int read_routines(tc_dcfg_rd *rd, const tc_json_token *t, tc_dcfg_proc *p, uint32_t image)
 {
     static const tc_dcfg_col cols[] = {
-        {"ENTRY_NODE_ID", 1}, {"EXIT_NODE_IDS", 0}, {"NODES", 0}, {"LOOPS", 0}};
+        {"ENTRY_NODE_ID", 1, "entry", 0},
+        {"EXIT_NODE_IDS", 0, "exits", 0},
+        {"NODES", 0, "nodes", 1},
+        {"LOOPS", 0, "loops", 1}};
     routine_ctx c;
     memset(&c, 0, sizeof c);
     c.p = p;
@@ -430,13 +475,20 @@ int tc_dcfg_read_image_data(tc_dcfg_rd *rd, const tc_json_token *t, tc_dcfg_proc
                            "IMAGE_DATA has a key \"%s\" tracecheck does not know; its value is "
                            "not checked",
                            k.text);
+        /* The view: a member that is no table is a record. */
+        int member = which == 1 || which == 0;
+        if (TC_FIELDS_ON(rd->doc->d) && member)
+            tc_dcfg_member(rd->doc->d, &k, "IMAGE_DATA", which != 0);
         if (!tc_dcfg_next(rd, &v))
             return 0;
         int ok;
         switch (which) {
         case 1: {
-            uint64_t id;
-            if (tc_dcfg_id(rd->j, &v, "FILE_NAME_ID", 0, &id)) {
+            uint64_t id = 0;
+            int read = tc_dcfg_id(rd->j, &v, "FILE_NAME_ID", 0, &id);
+            if (TC_DCFG_WANT(rd))
+                tc_dcfg_field_id(rd->doc->d, &v, tc_dcfg_end(rd), "file_name_id", read, id);
+            if (read) {
                 tc_dcfg_image *im = &p->images.v[image];
                 tc_dcfg_ref *r;
                 im->file = (uint32_t)id;
@@ -460,6 +512,8 @@ int tc_dcfg_read_image_data(tc_dcfg_rd *rd, const tc_json_token *t, tc_dcfg_proc
         }
         if (!ok)
             return 0;
+        if (TC_FIELDS_ON(rd->doc->d) && member)
+            tc_fields_record_end(rd->doc->d, tc_dcfg_end(rd));
     }
     return !rd->failed;
 }

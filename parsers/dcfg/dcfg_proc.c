@@ -72,32 +72,43 @@ static int image_cell(tc_dcfg_rd *rd, void *u, unsigned col, const tc_json_token
     if (c->index == UINT32_MAX)
         return tc_dcfg_skip(rd, t);
     tc_dcfg_image *im = &c->p->images.v[c->index];
-    uint64_t v;
+    uint64_t v = 0;
+    int ok = 0;
     switch (col) {
     case 0:
-        if (tc_dcfg_id(rd->j, t, "IMAGE_ID", 1, &v)) {
+        if ((ok = tc_dcfg_id(rd->j, t, "IMAGE_ID", 1, &v)) != 0) {
             im->id = (uint32_t)v;
             im->bad = 0;
         }
         break;
     case 1:
-        if (tc_dcfg_int(rd->j, t, "LOAD_ADDR", &v)) {
+        if ((ok = tc_dcfg_int(rd->j, t, "LOAD_ADDR", &v)) != 0) {
             im->load = v;
             im->has_load = 1;
         }
         break;
     case 2:
-        if (tc_dcfg_int(rd->j, t, "SIZE", &v)) {
+        if ((ok = tc_dcfg_int(rd->j, t, "SIZE", &v)) != 0) {
             im->size = v;
             im->has_size = 1;
         }
         break;
     default:
-        if (!tc_dcfg_expect(rd, t, TC_JSON_OBJECT_BEGIN, "IMAGE_DATA"))
-            break;
+        if (!tc_dcfg_expect(rd, t, TC_JSON_OBJECT_BEGIN, "IMAGE_DATA")) {
+            int rc = tc_dcfg_skip(rd, t);
+            if (TC_DCFG_WANT(rd))
+                tc_dcfg_field(rd->doc->d, t, tc_dcfg_end(rd), rd->col_key,
+                              "(not read: %s, not an object)", tc_json_kind_name(t->kind));
+            return rc;
+        }
         return tc_dcfg_read_image_data(rd, t, c->p, c->index);
     }
-    return tc_dcfg_skip(rd, t);
+    int rc = tc_dcfg_skip(rd, t);
+    if (col == 0)
+        TC_DCFG_ID_FIELD(rd, t, ok, v);
+    else
+        TC_DCFG_INT_FIELD(rd, t, ok, v);
+    return rc;
 }
 
 static void image_end(tc_dcfg_rd *rd, void *u, unsigned seen, int complete)
@@ -112,7 +123,10 @@ static void image_end(tc_dcfg_rd *rd, void *u, unsigned seen, int complete)
 static int read_images(tc_dcfg_rd *rd, const tc_json_token *t, tc_dcfg_proc *p)
 {
     static const tc_dcfg_col cols[] = {
-        {"IMAGE_ID", 1}, {"LOAD_ADDR", 1}, {"SIZE", 1}, {"IMAGE_DATA", 0}};
+        {"IMAGE_ID", 1, "id", 0},
+        {"LOAD_ADDR", 1, "load_addr", 0},
+        {"SIZE", 1, "size", 0},
+        {"IMAGE_DATA", 0, "image_data", 1}};
     image_ctx c = {p, 0};
     tc_dcfg_table tb = {"IMAGES", cols, 4, image_begin, image_cell, image_end};
     return tc_dcfg_read_table(rd, t, &tb, &c, NULL);
@@ -139,6 +153,9 @@ static int edge_counts(tc_dcfg_rd *rd, edge_ctx *c, const tc_json_token *t)
 {
     tc_json_token v;
     int dump = rd->doc->dump;
+    char list[TC_FIELD_VALUE_MAX]; /* the view's */
+    size_t shown = 0;
+    int want = TC_DCFG_WANT(rd);
     c->e.has_counts = 1;
     c->e.counts = (uint32_t)c->p->u64s.n;
     while (tc_dcfg_next(rd, &v) && v.kind != TC_JSON_ARRAY_END) {
@@ -150,13 +167,29 @@ static int edge_counts(tc_dcfg_rd *rd, edge_ctx *c, const tc_json_token *t)
         }
         c->e.ncounts++;
         c->e.count = c->e.count + n < c->e.count ? UINT64_MAX : c->e.count + n;
+        if (want && shown < sizeof list - 40)
+            shown += (size_t)snprintf(list + shown, sizeof list - shown, "%s%" PRIu64,
+                                      c->e.ncounts > 1 ? ", " : "", n);
         uint64_t *slot;
         if (dump && !TC_DCFG_PUSH(c->p->u64s, slot))
             return nomem(rd, t);
         if (dump)
             *slot = n;
     }
+    if (want && !rd->failed)
+        tc_dcfg_field(rd->doc->d, t, tc_dcfg_end(rd), rd->col_key, "[%.*s%s] (sum %" PRIu64 ")",
+                      (int)shown, list, shown >= sizeof list - 40 ? ", ..." : "", c->e.count);
     return !rd->failed;
+}
+
+/* The view: what an id names, when it is found (a linear search: only
+ * for a record shown). */
+static const char *name_of(const tc_dcfg_named *v, size_t n, uint32_t id)
+{
+    for (size_t i = 0; i < n; i++)
+        if (v[i].id == id && v[i].name)
+            return v[i].name;
+    return NULL;
 }
 
 static int edge_cell(tc_dcfg_rd *rd, void *u, unsigned col, const tc_json_token *t)
@@ -165,18 +198,36 @@ static int edge_cell(tc_dcfg_rd *rd, void *u, unsigned col, const tc_json_token 
                                         "EDGE_TYPE_ID"};
     edge_ctx *c = u;
     if (col == 4) {
-        if (!tc_dcfg_expect(rd, t, TC_JSON_ARRAY_BEGIN, "COUNT_PER_THREAD"))
-            return tc_dcfg_skip(rd, t);
+        if (!tc_dcfg_expect(rd, t, TC_JSON_ARRAY_BEGIN, "COUNT_PER_THREAD")) {
+            int rc = tc_dcfg_skip(rd, t);
+            if (TC_DCFG_WANT(rd))
+                tc_dcfg_field(rd->doc->d, t, tc_dcfg_end(rd), rd->col_key,
+                              "(not read: %s, not an array)", tc_json_kind_name(t->kind));
+            return rc;
+        }
         return edge_counts(rd, c, t);
     }
-    uint64_t v;
-    if (tc_dcfg_id(rd->j, t, names[col], 0, &v)) {
+    uint64_t v = 0;
+    int ok = tc_dcfg_id(rd->j, t, names[col], 0, &v);
+    if (ok) {
         uint32_t *f[] = {&c->e.id, &c->e.source, &c->e.target, &c->e.type};
         *f[col] = (uint32_t)v;
     } else {
         c->ok = 0;
     }
-    return tc_dcfg_skip(rd, t);
+    int rc = tc_dcfg_skip(rd, t);
+    if (TC_DCFG_WANT(rd)) {
+        const tc_dcfg_doc *doc = rd->doc;
+        const char *name = !ok ? NULL
+                           : col == 3 ? name_of(doc->edge_types.v, doc->edge_types.n, (uint32_t)v)
+                           : col ? name_of(doc->specials.v, doc->specials.n, (uint32_t)v)
+                                 : NULL;
+        if (name)
+            tc_dcfg_field(doc->d, t, tc_dcfg_end(rd), rd->col_key, "%" PRIu64 " (%.64s)", v, name);
+        else
+            tc_dcfg_field_id(doc->d, t, tc_dcfg_end(rd), rd->col_key, ok, v);
+    }
+    return rc;
 }
 
 static void edge_end(tc_dcfg_rd *rd, void *u, unsigned seen, int complete)
@@ -195,9 +246,11 @@ static void edge_end(tc_dcfg_rd *rd, void *u, unsigned seen, int complete)
 
 static int read_edges(tc_dcfg_rd *rd, const tc_json_token *t, tc_dcfg_proc *p)
 {
-    static const tc_dcfg_col cols[] = {{"EDGE_ID", 1},      {"SOURCE_NODE_ID", 1},
-                                    {"TARGET_NODE_ID", 1}, {"EDGE_TYPE_ID", 1},
-                                    {"COUNT_PER_THREAD", 0}};
+    static const tc_dcfg_col cols[] = {{"EDGE_ID", 1, "id", 0},
+                                       {"SOURCE_NODE_ID", 1, "source", 0},
+                                       {"TARGET_NODE_ID", 1, "target", 0},
+                                       {"EDGE_TYPE_ID", 1, "type", 0},
+                                       {"COUNT_PER_THREAD", 0, "count_per_thread", 0}};
     edge_ctx c = {p, {0}, 0};
     tc_dcfg_table tb = {"EDGES", cols, 5, edge_begin, edge_cell, edge_end};
     return tc_dcfg_read_table(rd, t, &tb, &c, NULL);
@@ -213,11 +266,19 @@ static int read_threads(tc_dcfg_rd *rd, const tc_json_token *t, tc_dcfg_proc *p)
     p->threads_at = (uint32_t)p->u64s.n;
     tc_json_token v;
     while (tc_dcfg_next(rd, &v) && v.kind != TC_JSON_ARRAY_END) {
-        uint64_t n;
-        if (!tc_dcfg_int(rd->j, &v, "INSTR_COUNT_PER_THREAD value", &n)) {
+        uint64_t n = 0;
+        int ok = tc_dcfg_int(rd->j, &v, "INSTR_COUNT_PER_THREAD value", &n);
+        if (!ok) {
             if (!tc_dcfg_skip(rd, &v))
                 return 0;
             n = 0;
+        }
+        if (TC_DCFG_WANT(rd)) {
+            if (ok)
+                tc_dcfg_field(rd->doc->d, &v, tc_dcfg_end(rd), "instr_count",
+                              "%" PRIu64 " (thread %" PRIu64 ")", n, (uint64_t)p->nthreads);
+            else
+                tc_dcfg_field_int(rd->doc->d, &v, tc_dcfg_end(rd), "instr_count", 0, 0);
         }
         p->nthreads++;
         if (p->thread_sum + n < p->thread_sum)
@@ -244,17 +305,25 @@ int tc_dcfg_read_process_data(tc_dcfg_rd *rd, const tc_json_token *t, tc_dcfg_pr
                            "PROCESS_DATA has a key \"%s\" tracecheck does not know; its value "
                            "is not checked",
                            k.text);
+        /* The view: a member that is no table is a record. */
+        int member = which == 1 || which == 2 || which == 0;
+        if (TC_FIELDS_ON(rd->doc->d) && member)
+            tc_dcfg_member(rd->doc->d, &k, "PROCESS_DATA", which != 0);
         if (!tc_dcfg_next(rd, &v))
             return 0;
         int ok = 1;
         switch (which) {
         case 1:
             tc_dcfg_here(rd, &v, UINT32_MAX, 0, &p->count_at);
-            if (tc_dcfg_int(rd->j, &v, "INSTR_COUNT", &p->instr_count)) {
+            int read = tc_dcfg_int(rd->j, &v, "INSTR_COUNT", &p->instr_count);
+            if (read) {
                 p->has_count = 1;
                 p->count_at.table = tc_dcfg_add_path(rd);
             }
             ok = tc_dcfg_skip(rd, &v);
+            if (TC_DCFG_WANT(rd))
+                tc_dcfg_field_int(rd->doc->d, &v, tc_dcfg_end(rd), "instr_count", read,
+                                  p->instr_count);
             break;
         case 2: ok = read_threads(rd, &v, p); break;
         case 3: ok = read_images(rd, &v, p); break;
@@ -263,6 +332,8 @@ int tc_dcfg_read_process_data(tc_dcfg_rd *rd, const tc_json_token *t, tc_dcfg_pr
         }
         if (!ok)
             return 0;
+        if (TC_FIELDS_ON(rd->doc->d) && member)
+            tc_fields_record_end(rd->doc->d, tc_dcfg_end(rd));
     }
     return !rd->failed;
 }

@@ -95,15 +95,24 @@ static int named_cell(tc_dcfg_rd *rd, void *u, unsigned col, const tc_json_token
 {
     named_ctx *c = u;
     if (col == 0) {
-        uint64_t id;
-        if (tc_dcfg_id(rd->j, t, c->id_col, 0, &id))
+        uint64_t id = 0;
+        int ok = tc_dcfg_id(rd->j, t, c->id_col, 0, &id);
+        if (ok)
             c->row.id = (uint32_t)id;
         else
             c->ok = 0;
-        return tc_dcfg_skip(rd, t);
+        int rc = tc_dcfg_skip(rd, t);
+        TC_DCFG_ID_FIELD(rd, t, ok, id);
+        return rc;
     }
-    if (!tc_dcfg_expect(rd, t, TC_JSON_STRING, c->name_col))
-        return tc_dcfg_skip(rd, t);
+    if (!tc_dcfg_expect(rd, t, TC_JSON_STRING, c->name_col)) {
+        int rc = tc_dcfg_skip(rd, t);
+        if (TC_DCFG_WANT(rd))
+            tc_dcfg_field_str(rd->doc->d, t, tc_dcfg_end(rd), rd->col_key);
+        return rc;
+    }
+    if (TC_DCFG_WANT(rd))
+        tc_dcfg_field_str(rd->doc->d, t, tc_dcfg_end(rd), rd->col_key);
     if (c->which == 1) {
         c->row.kind = edge_kind(t->text);
         if (c->row.kind == TC_DCFG_ET_UNKNOWN_NAME) {
@@ -148,9 +157,9 @@ static void named_end(tc_dcfg_rd *rd, void *u, unsigned seen, int complete)
 static int read_named(tc_dcfg_rd *rd, const tc_json_token *t, int which)
 {
     static const tc_dcfg_col cols[3][2] = {
-        {{"FILE_NAME_ID", 1}, {"FILE_NAME", 0}},
-        {{"EDGE_TYPE_ID", 1}, {"EDGE_TYPE", 0}},
-        {{"NODE_ID", 1}, {"NODE_NAME", 0}},
+        {{"FILE_NAME_ID", 1, "id", 0}, {"FILE_NAME", 0, "name", 0}},
+        {{"EDGE_TYPE_ID", 1, "id", 0}, {"EDGE_TYPE", 0, "name", 0}},
+        {{"NODE_ID", 1, "id", 0}, {"NODE_NAME", 0, "name", 0}},
     };
     static const char *const names[3] = {"FILE_NAMES", "EDGE_TYPES", "SPECIAL_NODES"};
     named_ctx c = {cols[which][0].name, cols[which][1].name, {0}, 0, which};
@@ -186,7 +195,9 @@ static int proc_cell(tc_dcfg_rd *rd, void *u, unsigned col, const tc_json_token 
             c->p.has_pid = 1;
         else
             c->ok = 0;
-        return tc_dcfg_skip(rd, t);
+        int rc = tc_dcfg_skip(rd, t);
+        TC_DCFG_INT_FIELD(rd, t, c->p.has_pid, c->p.pid);
+        return rc;
     }
     if (!tc_dcfg_expect(rd, t, TC_JSON_OBJECT_BEGIN, "PROCESS_DATA"))
         return tc_dcfg_skip(rd, t);
@@ -210,7 +221,8 @@ static void proc_end(tc_dcfg_rd *rd, void *u, unsigned seen, int complete)
 
 static int read_processes(tc_dcfg_rd *rd, const tc_json_token *t)
 {
-    static const tc_dcfg_col cols[] = {{"PROCESS_ID", 1}, {"PROCESS_DATA", 0}};
+    static const tc_dcfg_col cols[] = {{"PROCESS_ID", 1, "pid", 0},
+                                          {"PROCESS_DATA", 0, "process_data", 1}};
     proc_ctx c;
     memset(&c, 0, sizeof c);
     tc_dcfg_table tb = {"PROCESSES", cols, 2, proc_begin, proc_cell, proc_end};
@@ -230,7 +242,8 @@ void tc_dcfg_read(tc_reader *r, tc_dcfg_doc *doc)
         doc->broken = 1;
         return;
     }
-    tc_dcfg_rd rd = {j, doc, 0};
+    tc_dcfg_rd rd = {j, doc, 0, r, NULL};
+    tc_diag_sink *d = doc->d;
     tc_json_token t, k;
     if (!tc_dcfg_next(&rd, &t))
         goto out;
@@ -252,14 +265,26 @@ void tc_dcfg_read(tc_reader *r, tc_dcfg_doc *doc)
         tc_json_token kk = k;
         kk.text = key;
         kk.len = klen;
+        /* The view: a member that is no table is a record. */
+        int version = KEY(&kk, "MAJOR_VERSION") || KEY(&kk, "MINOR_VERSION");
+        int member = version || !(KEY(&kk, "FILE_NAMES") || KEY(&kk, "EDGE_TYPES") ||
+                                  KEY(&kk, "SPECIAL_NODES") || KEY(&kk, "PROCESSES"));
+        if (TC_FIELDS_ON(d) && (member || stop))
+            tc_dcfg_member(d, &kk, NULL, version || !member);
         if (stop) {
             tc_dcfg_skip(&rd, &t);
+            if (TC_FIELDS_ON(d))
+                tc_fields_record_end(d, tc_dcfg_end(&rd));
             continue;
         }
-        if (KEY(&kk, "MAJOR_VERSION") || KEY(&kk, "MINOR_VERSION")) {
+        if (version) {
             int major = key[1] == 'A';
-            uint64_t v;
-            if (tc_dcfg_int(j, &t, key, &v)) {
+            uint64_t v = 0;
+            int ok = tc_dcfg_int(j, &t, key, &v);
+            if (TC_FIELDS_WANT(d))
+                tc_dcfg_field_int(d, &t, tc_dcfg_end(&rd),
+                                  major ? "major_version" : "minor_version", ok, v);
+            if (ok) {
                 if (major) {
                     doc->has_major = 1;
                     doc->major = v;
@@ -273,6 +298,8 @@ void tc_dcfg_read(tc_reader *r, tc_dcfg_doc *doc)
                 }
             }
             tc_dcfg_skip(&rd, &t);
+            if (TC_FIELDS_ON(d))
+                tc_fields_record_end(d, tc_dcfg_end(&rd));
         } else if (KEY(&kk, "FILE_NAMES")) {
             read_named(&rd, &t, 0);
         } else if (KEY(&kk, "EDGE_TYPES")) {
@@ -284,6 +311,8 @@ void tc_dcfg_read(tc_reader *r, tc_dcfg_doc *doc)
         } else {
             unknown_key(&rd, &k, "the top-level object");
             tc_dcfg_skip(&rd, &t);
+            if (TC_FIELDS_ON(d))
+                tc_fields_record_end(d, tc_dcfg_end(&rd));
         }
     }
     if (!rd.failed) {

@@ -154,6 +154,10 @@ static long read_header(tc_dcfg_rd *rd, const tc_json_token *h, const tc_dcfg_ta
             bad = 1;
             if (!tc_dcfg_skip(rd, &t))
                 break;
+            if (TC_DCFG_WANT(rd))
+                tc_dcfg_field(rd->doc->d, &t, tc_dcfg_end(rd), "column",
+                              "(not a column name: %s)", t.kind == TC_JSON_STRING
+                                  ? "not [A-Z0-9_]+" : tc_json_kind_name(t.kind));
             n++;
             continue;
         }
@@ -161,6 +165,17 @@ static long read_header(tc_dcfg_rd *rd, const tc_json_token *h, const tc_dcfg_ta
         for (c = 0; c < tb->ncols; c++)
             if (strlen(tb->cols[c].name) == t.len && !memcmp(tb->cols[c].name, t.text, t.len))
                 break;
+        if (TC_DCFG_WANT(rd)) {
+            int cut = t.len > 64;
+            if (c == tb->ncols)
+                tc_dcfg_field(rd->doc->d, &t, tc_dcfg_end(rd), "column",
+                              "%.*s%s (unknown: not read)", (int)(cut ? 64 : t.len), t.text,
+                              cut ? "..." : "");
+            else
+                tc_dcfg_field(rd->doc->d, &t, tc_dcfg_end(rd), "column", "%s (field %s)%s",
+                              tb->cols[c].name, tb->cols[c].key,
+                              *present & 1u << c ? " (a repeat: not read)" : "");
+        }
         if (c == tb->ncols) {
             tc_json_report(rd->j, &t, TC_RULE_DCFG_UNKNOWN_COLUMN,
                            "%s has a column \"%s\" tracecheck does not know; its values are "
@@ -227,16 +242,28 @@ int tc_dcfg_read_table(tc_dcfg_rd *rd, const tc_json_token *t, const tc_dcfg_tab
                        "%s is an empty array: a table starts with its header row", tb->name);
         return 1;
     }
+    tc_diag_sink *d = rd->doc->d;
+    if (TC_FIELDS_ON(d))
+        tc_fields_record(d, h.offset, 0, TC_LOOK_TEXT, "%s header (%s)", tb->name,
+                         tc_json_path(rd->j));
     if (h.kind != TC_JSON_ARRAY_BEGIN) {
         tc_json_report(rd->j, &h, TC_RULE_DCFG_TABLE_HEADER,
                        "%s starts with %s, not a header (an array of column names)", tb->name,
                        tc_json_kind_name(h.kind));
         if (!tc_dcfg_skip(rd, &h))
             return 0;
+        if (TC_FIELDS_ON(d))
+            tc_fields_record_end(d, tc_dcfg_end(rd));
         /* The rest is read without checks: nothing can be named. */
-        while (tc_dcfg_next(rd, &h) && h.kind != TC_JSON_ARRAY_END)
+        while (tc_dcfg_next(rd, &h) && h.kind != TC_JSON_ARRAY_END) {
+            if (TC_FIELDS_ON(d))
+                tc_fields_record(d, h.offset, 0, TC_LOOK_TEXT, "%s value (not read: no header)",
+                                 tb->name);
             if (!tc_dcfg_skip(rd, &h))
                 return 0;
+            if (TC_FIELDS_ON(d))
+                tc_fields_record_end(d, tc_dcfg_end(rd));
+        }
         return !rd->failed;
     }
     int *map;
@@ -246,6 +273,8 @@ int tc_dcfg_read_table(tc_dcfg_rd *rd, const tc_json_token *t, const tc_dcfg_tab
         free(map);
         return 0;
     }
+    if (TC_FIELDS_ON(d))
+        tc_fields_record_end(d, tc_dcfg_end(rd));
     unsigned required = 0;
     for (unsigned c = 0; c < tb->ncols; c++)
         if (tb->cols[c].required)
@@ -254,9 +283,17 @@ int tc_dcfg_read_table(tc_dcfg_rd *rd, const tc_json_token *t, const tc_dcfg_tab
     tc_json_token r;
     while (tc_dcfg_next(rd, &r) && r.kind != TC_JSON_ARRAY_END) {
         row++;
+        /* The view: the row is a record (its path says which). */
+        if (TC_FIELDS_ON(d))
+            tc_fields_record(d, r.offset, 0, TC_LOOK_TEXT, "%s row %" PRIu32 "%s (%s)", tb->name,
+                             row, ncols < 0 ? " (not read: the header is unusable)"
+                                  : r.kind != TC_JSON_ARRAY_BEGIN ? " (not an array)" : "",
+                             tc_json_path(rd->j));
         if (ncols < 0) { /* unusable header: syntax only */
             if (!tc_dcfg_skip(rd, &r))
                 break;
+            if (TC_FIELDS_ON(d))
+                tc_fields_record_end(d, tc_dcfg_end(rd));
             continue;
         }
         if (r.kind != TC_JSON_ARRAY_BEGIN) {
@@ -265,6 +302,8 @@ int tc_dcfg_read_table(tc_dcfg_rd *rd, const tc_json_token *t, const tc_dcfg_tab
                            tc_json_kind_name(r.kind));
             if (!tc_dcfg_skip(rd, &r))
                 break;
+            if (TC_FIELDS_ON(d))
+                tc_fields_record_end(d, tc_dcfg_end(rd));
             continue;
         }
         tc_dcfg_loc at;
@@ -274,6 +313,7 @@ int tc_dcfg_read_table(tc_dcfg_rd *rd, const tc_json_token *t, const tc_dcfg_tab
         unsigned seen = 0;
         long pos = 0;
         tc_json_token v;
+        int own = 1; /* the view: the row's record is the current one */
         while (tc_dcfg_next(rd, &v) && v.kind != TC_JSON_ARRAY_END) {
             if (pos == ncols)
                 tc_json_report(rd->j, &v, TC_RULE_DCFG_ROW_LONG,
@@ -281,17 +321,39 @@ int tc_dcfg_read_table(tc_dcfg_rd *rd, const tc_json_token *t, const tc_dcfg_tab
                                row, tb->name, ncols);
             int c = pos < ncols ? map[pos] : -1;
             pos++;
+            if (TC_FIELDS_ON(d) && !own) {
+                /* After a nested table or object, the row's further values. */
+                tc_fields_record(d, v.offset, 0, TC_LOOK_TEXT, "%s row %" PRIu32 ", continued",
+                                 tb->name, row);
+                own = 1;
+            }
             if (c < 0) {
                 if (!tc_dcfg_skip(rd, &v))
                     break;
+                if (TC_DCFG_WANT(rd))
+                    tc_dcfg_field(d, &v, tc_dcfg_end(rd), "value", "(%s: not read)",
+                                  pos > ncols ? "past the header" : "an unknown column");
                 continue;
             }
             seen |= 1u << c;
+            rd->col_key = tb->cols[c].key;
+            if (TC_FIELDS_ON(d) && tb->cols[c].nested &&
+                (v.kind == TC_JSON_OBJECT_BEGIN || v.kind == TC_JSON_ARRAY_BEGIN)) {
+                if (TC_DCFG_WANT(rd))
+                    tc_fields_field(d, v.offset, 1, 0, 0, tb->cols[c].key, "%s",
+                                    v.kind == TC_JSON_OBJECT_BEGIN
+                                        ? "an object: its members follow"
+                                        : "a table: its header and rows follow");
+                tc_fields_record_end(d, v.offset + 1);
+                own = 0;
+            }
             if (!tb->cell(rd, u, (unsigned)c, &v))
                 break;
         }
         if (rd->failed)
             break;
+        if (TC_FIELDS_ON(d) && own)
+            tc_fields_record_end(d, tc_dcfg_end(rd));
         unsigned missing = required & ~seen;
         for (unsigned c = 0; c < tb->ncols; c++)
             if (missing & 1u << c)
@@ -312,11 +374,14 @@ int tc_dcfg_read_ids(tc_dcfg_rd *rd, const tc_json_token *t, const char *what, t
     if (!tc_dcfg_expect(rd, t, TC_JSON_ARRAY_BEGIN, what))
         return tc_dcfg_skip(rd, t);
     tc_json_token v;
+    size_t first = ids->n;
+    int bad = 0;
     while (tc_dcfg_next(rd, &v) && v.kind != TC_JSON_ARRAY_END) {
         uint64_t id;
         if (!tc_dcfg_id(rd->j, &v, what, 0, &id)) {
             if (!tc_dcfg_skip(rd, &v))
                 return 0;
+            bad++;
             continue;
         }
         uint32_t *slot;
@@ -326,6 +391,15 @@ int tc_dcfg_read_ids(tc_dcfg_rd *rd, const tc_json_token *t, const char *what, t
         }
         *slot = (uint32_t)id;
         (*count)++;
+    }
+    if (TC_DCFG_WANT(rd) && !rd->failed) {
+        char list[TC_FIELD_VALUE_MAX];
+        size_t n = 0;
+        for (size_t i = first; i < ids->n && n < sizeof list - 24; i++)
+            n += (size_t)snprintf(list + n, sizeof list - n, "%s%" PRIu32, i > first ? ", " : "",
+                                  ids->v[i]);
+        tc_dcfg_field(rd->doc->d, t, tc_dcfg_end(rd), rd->col_key, "[%s%s]%s", list,
+                      n >= sizeof list - 24 ? ", ..." : "", bad ? " (values not ids left out)" : "");
     }
     return !rd->failed;
 }

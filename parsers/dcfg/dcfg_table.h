@@ -14,12 +14,38 @@ typedef struct tc_dcfg_rd {
     tc_json *j;
     tc_dcfg_doc *doc;
     int failed; /* the tokenizer stopped */
+    tc_reader *r; /* the tokenizer's: its position ends the token just read */
+    /* The view of `tracecheck show`: the key of the column whose cell is
+     * being read (tc_dcfg_col.key). */
+    const char *col_key;
 } tc_dcfg_rd;
 
 typedef struct tc_dcfg_col {
     const char *name;
     int required;
+    /* The view of `tracecheck show` (spec/dcfg.md): the field's name, the
+     * canonical dump's key where the dump has the value. */
+    const char *key;
+    /* Its value is an object or a table whose members or rows are records
+     * of their own: the row's record ends at its bracket. */
+    int nested;
 } tc_dcfg_col;
+
+/* Whether the view wants the current record's fields, and where the value
+ * just read ends (fields.h). */
+#define TC_DCFG_WANT(rd) TC_FIELDS_WANT((rd)->doc->d)
+static inline uint64_t tc_dcfg_end(const tc_dcfg_rd *rd) { return tc_pos(rd->r); }
+/* Fields of the column being read (rd->col_key), as tc_dcfg_field_*. */
+#define TC_DCFG_INT_FIELD(rd, t, ok, v)                                                          \
+    do {                                                                                         \
+        if (TC_DCFG_WANT(rd))                                                                    \
+            tc_dcfg_field_int((rd)->doc->d, (t), tc_dcfg_end(rd), (rd)->col_key, (ok), (v));     \
+    } while (0)
+#define TC_DCFG_ID_FIELD(rd, t, ok, v)                                                           \
+    do {                                                                                         \
+        if (TC_DCFG_WANT(rd))                                                                    \
+            tc_dcfg_field_id((rd)->doc->d, (t), tc_dcfg_end(rd), (rd)->col_key, (ok), (v));      \
+    } while (0)
 
 typedef struct tc_dcfg_table {
     const char *name;    /* for messages: "EDGES" */

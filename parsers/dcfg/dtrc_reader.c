@@ -22,6 +22,7 @@ typedef struct loc {
 
 typedef struct rd {
     tc_json *j;
+    tc_reader *reader; /* the tokenizer's: its position ends the token just read */
     tc_diag_sink *d;
     const tc_parse_ctx *ctx;
     const tc_dcfg_model *m;
@@ -67,7 +68,43 @@ typedef struct rd {
     /* header */
     int header_done, has_major, has_minor, readable;
     uint64_t major, minor;
+    /* The view of `tracecheck show`: how the last chunk's sequence went
+     * (0 not compiled, 1 refers to an entry with an error, 2 decoded: its
+     * code and edges). */
+    int decoded;
+    int decode_code;
+    uint64_t decode_edges;
 } rd;
+
+/* The view of `tracecheck show` (fields.h; spec/dcfg.md): table headers and
+ * rows, dictionary entries and top-level members are records; each value
+ * read is a field named as the dump names it. */
+#define WANT(r) TC_FIELDS_WANT((r)->d)
+#define VIEW(r) TC_FIELDS_ON((r)->d)
+#define END(r) tc_pos((r)->reader)
+
+/* A row (or a header) starts: a record. */
+static void row_record(rd *r, const tc_json_token *t, const char *table, unsigned row)
+{
+    if (row)
+        tc_fields_record(r->d, t->offset, 0, TC_LOOK_TEXT, "%s row %u%s (%s)", table, row,
+                         t->kind == TC_JSON_ARRAY_BEGIN ? "" : " (not an array)",
+                         tc_json_path(r->j));
+    else
+        tc_fields_record(r->d, t->offset, 0, TC_LOOK_TEXT, "%s header (%s)", table,
+                         tc_json_path(r->j));
+}
+
+/* A value of a row that holds records of its own (a table, the
+ * dictionary): the row's record ends at its bracket. */
+static void nested_field(rd *r, const tc_json_token *c, const char *name)
+{
+    if (WANT(r))
+        tc_fields_field(r->d, c->offset, 1, 0, 0, name, "%s",
+                        c->kind == TC_JSON_OBJECT_BEGIN ? "an object: its members follow"
+                                                        : "a table: its header and rows follow");
+    tc_fields_record_end(r->d, c->offset + 1);
+}
 
 /* ---- tokens and reports ---- */
 
@@ -169,10 +206,14 @@ static int table_header(rd *r, const tc_json_token *t, const char *name,
                        "start with [\"%s\", ...]", name, cols[0]);
         return 0;
     }
+    if (VIEW(r))
+        row_record(r, &h, name, 0);
     if (h.kind != TC_JSON_ARRAY_BEGIN) {
         tc_json_report(r->j, &h, TC_RULE_DTRC_TYPE, "the header of %s is %s; an array of "
                        "column names is required", name, tc_json_kind_name(h.kind));
-        if (skip(r, &h))
+        if (skip(r, &h) && VIEW(r))
+            tc_fields_record_end(r->d, END(r));
+        if (!r->failed)
             skip_rest(r);
         return 0;
     }
@@ -188,10 +229,23 @@ static int table_header(rd *r, const tc_json_token *t, const char *name,
             ok = 0;
             if (!skip(r, &c))
                 return 0;
+            if (WANT(r))
+                tc_dcfg_field(r->d, &c, END(r), "column", "(not a column name: %s)",
+                              tc_json_kind_name(c.kind));
         } else {
             tc_dcfg_tag(r->j, &c);
-            if (i < ncols && (c.len != strlen(cols[i]) || memcmp(c.text, cols[i], c.len)))
+            int wrong = i >= ncols || c.len != strlen(cols[i]) || memcmp(c.text, cols[i], c.len);
+            if (i < ncols && wrong)
                 ok = 0;
+            if (WANT(r)) {
+                int cut = c.len > 64;
+                if (wrong)
+                    tc_dcfg_field(r->d, &c, END(r), "column", "%.*s%s (expected %s)",
+                                  (int)(cut ? 64 : c.len), c.text, cut ? "..." : "",
+                                  i < ncols ? cols[i] : "no further column");
+                else
+                    tc_dcfg_field(r->d, &c, END(r), "column", "%s", cols[i]);
+            }
             if (used < sizeof got)
                 used += (size_t)snprintf(got + used, sizeof got - used, "%s%.*s", i ? ", " : "",
                                          (int)(c.len > 40 ? 40 : c.len), c.text);
@@ -200,6 +254,8 @@ static int table_header(rd *r, const tc_json_token *t, const char *name,
     }
     if (r->failed)
         return 0;
+    if (VIEW(r))
+        tc_fields_record_end(r->d, END(r));
     if (!ok || i != ncols) {
         char want[200];
         size_t w = 0;
@@ -278,6 +334,16 @@ static void read_dict(rd *r, const tc_json_token *t)
     tc_json_token k, v;
     while (next(r, &k) && k.kind == TC_JSON_KEY) {
         int ok = tc_dtrc_key_ok(k.text, k.len);
+        if (VIEW(r)) {
+            int cut = k.len > 40;
+            tc_fields_record(r->d, k.offset, 0, TC_LOOK_TEXT,
+                             "STRING_DICTIONARY entry \"%.*s%s\"", (int)(cut ? 40 : k.len), k.text,
+                             cut ? "..." : "");
+            if (WANT(r))
+                tc_dcfg_field(r->d, &k, END(r), "key", "\"%.*s%s\"%s", (int)(cut ? 40 : k.len),
+                              k.text, cut ? "..." : "",
+                              ok ? "" : " (not a key: not A-Z a-z 0-9 + -)");
+        }
         if (!ok)
             tc_json_report(r->j, &k, TC_RULE_DTRC_DICT_KEY,
                            "key \"%.*s\" has characters outside A-Z a-z 0-9 + - (or is empty)",
@@ -295,8 +361,18 @@ static void read_dict(rd *r, const tc_json_token *t)
                            r->key, tc_json_kind_name(v.kind));
             if (!skip(r, &v))
                 return;
+            if (WANT(r))
+                tc_dcfg_field(r->d, &v, END(r), "sequence", "(not read: %s, not a string)",
+                              tc_json_kind_name(v.kind));
+            if (VIEW(r))
+                tc_fields_record_end(r->d, END(r));
             continue;
         }
+        if (WANT(r))
+            tc_dcfg_field(r->d, &v, END(r), "sequence", "%zu character%s", v.len,
+                          v.len == 1 ? "" : "s");
+        if (VIEW(r))
+            tc_fields_record_end(r->d, END(r));
         if (!ok || !tc_dcfg_grow((void **)&r->dictloc, &r->capdictloc, r->dict.n + 1, sizeof(loc)))
             continue;
         r->dictloc[r->dict.n] = here(&v);
@@ -337,7 +413,8 @@ static void finish_table(rd *r)
     r->fast.ok = 0;
     if (!tc_dtrc_table_finish(&r->table, table_problem, r))
         return;
-    if (!r->dumping)
+    /* The view takes the general path: code at a time. */
+    if (!r->dumping && !VIEW(r))
         tc_dtrc_fast_build(&r->fast, &r->table);
     if (!r->pair_on)
         return;
@@ -360,8 +437,12 @@ static void read_transitions(rd *r, const tc_json_token *t)
     uint32_t ri = 0;
     while (next(r, &row) && row.kind != TC_JSON_ARRAY_END) {
         ri++;
+        if (VIEW(r))
+            row_record(r, &row, "TRANSITION_TABLE", ri);
         if (row.kind != TC_JSON_ARRAY_BEGIN) {
             wrong_type(r, &row, "a TRANSITION_TABLE row", "an array");
+            if (VIEW(r))
+                tc_fields_record_end(r->d, END(r));
             continue;
         }
         loc at = here(&row);
@@ -375,23 +456,38 @@ static void read_transitions(rd *r, const tc_json_token *t)
             if (past_row_end(r, &c, ci, hcols)) {
                 /* reported once, skipped */
             } else if (ci == 0) {
-                ok &= tc_dcfg_id(r->j, &c, "CURRENT_EDGE_ID", 0, &edge);
+                int read = tc_dcfg_id(r->j, &c, "CURRENT_EDGE_ID", 0, &edge);
+                ok &= read;
+                if (WANT(r))
+                    tc_dcfg_field_id(r->d, &c, END(r), "current_edge_id", read, edge);
             } else if (ci == 1) {
                 if (c.kind != TC_JSON_STRING) {
                     wrong_type(r, &c, "TRANSITION_CODE", "a string of '0' and '1'");
                     ok = 0;
+                    if (WANT(r))
+                        tc_dcfg_field(r->d, &c, END(r), "transition_code",
+                                      "(not read: %s, not a string)", tc_json_kind_name(c.kind));
                 } else if (!tc_dtrc_parse_code(c.text, c.len, &pad, &len)) {
+                    if (WANT(r))
+                        tc_dcfg_field(r->d, &c, END(r), "transition_code",
+                                      "(not read: not at most 32 '0' and '1')");
                     tc_json_report(r->j, &c, TC_RULE_DTRC_CODE_SYNTAX,
                                    "TRANSITION_CODE \"%.*s%s\" (%zu characters) is not at most "
                                    "32 characters '0' and '1'",
                                    (int)(c.len > 40 ? 40 : c.len), c.text,
                                    c.len > 40 ? "..." : "", c.len);
                     ok = 0;
+                } else if (WANT(r)) {
+                    tc_dcfg_field(r->d, &c, END(r), "transition_code", "\"%.*s\" (%u bit%s)",
+                                  (int)len, c.text, (unsigned)len, len == 1 ? "" : "s");
                 }
             } else if (ci == 2) {
                 if (c.kind != TC_JSON_ARRAY_BEGIN) {
                     wrong_type(r, &c, "NEXT_EDGE_IDS", "an array of edge ids");
                     ok = 0;
+                    if (WANT(r))
+                        tc_dcfg_field(r->d, &c, END(r), "next_edge_ids",
+                                      "(not read: %s, not an array)", tc_json_kind_name(c.kind));
                 } else {
                     tc_json_token v;
                     size_t given = 0;
@@ -413,6 +509,17 @@ static void read_transitions(rd *r, const tc_json_token *t)
                                        "NEXT_EDGE_IDS is empty; at least one edge id is needed");
                         ok = 0;
                     }
+                    if (WANT(r) && !r->failed) {
+                        char list[TC_FIELD_VALUE_MAX];
+                        size_t n = 0;
+                        for (size_t i = 0; i < nn && n < sizeof list - 24; i++)
+                            n += (size_t)snprintf(list + n, sizeof list - n, "%s%" PRIu32,
+                                                  i ? ", " : "", r->next[i]);
+                        list[n] = 0;
+                        tc_dcfg_field(r->d, &c, END(r), "next_edge_ids", "[%s%s]%s", list,
+                                      n >= sizeof list - 24 ? ", ..." : "",
+                                      given > nn ? " (values not ids left out)" : "");
+                    }
                 }
             } else {
                 skip(r, &c);
@@ -421,6 +528,8 @@ static void read_transitions(rd *r, const tc_json_token *t)
         }
         if (r->failed)
             return;
+        if (VIEW(r))
+            tc_fields_record_end(r->d, END(r));
         if (ci < 3) {
             tc_json_report(r->j, &c, TC_RULE_DTRC_ROW_SHORT,
                            "the row has %u values; CURRENT_EDGE_ID, TRANSITION_CODE and "
@@ -529,6 +638,7 @@ static void decode_chunk(rd *r, const tc_json_token *seq, uint64_t ic, int ic_ok
                          uint64_t first)
 {
     tc_dtrc_err err;
+    r->decoded = 0;
     if (!tc_dtrc_compile_chunk(&r->prog, &r->dict, seq->text, seq->len, &err)) {
         if (err.code != TC_DTRC_E_NOMEM)
             tc_json_report(r->j, seq, seq_rule(err.code), "EDGE_ID_SEQUENCE, character %zu: %s",
@@ -539,6 +649,7 @@ static void decode_chunk(rd *r, const tc_json_token *seq, uint64_t ic, int ic_ok
         tc_json_report(r->j, seq, TC_RULE_DTRC_SEQ_DOT,
                        "EDGE_ID_SEQUENCE has %zu '.' (first at character %zu), read as 63; "
                        "write '-'", r->prog.dots, r->prog.first_dot);
+    r->decoded = 1;
     if (tc_dtrc_prog_tainted(&r->prog, &r->dict))
         return; /* refers to a dictionary entry already reported */
     r->seq = seq;
@@ -554,6 +665,9 @@ static void decode_chunk(rd *r, const tc_json_token *seq, uint64_t ic, int ic_ok
                          r->fast.ok ? &r->fast : NULL};
     tc_dtrc_decode_out out;
     int code = tc_dtrc_decode_rows(&in, r->dumping ? NULL : &rows, r->dump_cap, &out);
+    r->decoded = 2;
+    r->decode_code = code;
+    r->decode_edges = out.edges;
     flush_piece(r);
     if (r->dumping && out.edges > r->dump_cap) {
         tc_dtrc_event ev = {.kind = TC_DTRC_EV_TRUNCATED, .pid = r->pid, .thread = r->tid,
@@ -619,6 +733,8 @@ static void read_chunk(rd *r, const tc_json_token *row, unsigned hcols)
             /* reported once, skipped */
         } else if (ci == 0) {
             pic_ok = tc_dcfg_int(r->j, &c, "PRECEDING_INSTR_COUNT", &pic);
+            if (WANT(r))
+                tc_dcfg_field_int(r->d, &c, END(r), "preceding_instr_count", pic_ok, pic);
             if (pic_ok && r->have_prev &&
                 (r->prev_ic > UINT64_MAX - r->prev_pic || pic < r->prev_pic + r->prev_ic))
                 tc_json_report(r->j, &c, TC_RULE_DTRC_CHUNK_ORDER,
@@ -627,6 +743,8 @@ static void read_chunk(rd *r, const tc_json_token *row, unsigned hcols)
                                " + INSTR_COUNT %" PRIu64 ")", pic, r->prev_pic, r->prev_ic);
         } else if (ci == 1) {
             ic_ok = tc_dcfg_int(r->j, &c, "INSTR_COUNT", &ic);
+            if (WANT(r))
+                tc_dcfg_field_int(r->d, &c, END(r), "instr_count", ic_ok, ic);
             if (pic_ok && ic_ok) {
                 r->have_prev = 1;
                 r->prev_pic = pic;
@@ -634,15 +752,26 @@ static void read_chunk(rd *r, const tc_json_token *row, unsigned hcols)
             }
         } else if (ci == 2) {
             ec_ok = tc_dcfg_int(r->j, &c, "EDGE_COUNT", &ec);
+            if (WANT(r))
+                tc_dcfg_field_int(r->d, &c, END(r), "edge_count", ec_ok, ec);
         } else if (ci == 3) {
             /* Ignored when EDGE_COUNT is 0 (Doc §3.7). */
-            if (ec_ok && ec == 0)
+            if (ec_ok && ec == 0) {
                 first_ok = skip(r, &c);
-            else
+                if (WANT(r) && first_ok)
+                    tc_dcfg_field(r->d, &c, END(r), "first_edge_id",
+                                  "(not looked at: EDGE_COUNT is 0)");
+            } else {
                 first_ok = tc_dcfg_id(r->j, &c, "FIRST_EDGE_ID", 0, &first);
+                if (WANT(r))
+                    tc_dcfg_field_id(r->d, &c, END(r), "first_edge_id", first_ok, first);
+            }
         } else if (ci == 4) {
             if (c.kind != TC_JSON_STRING) {
                 wrong_type(r, &c, "EDGE_ID_SEQUENCE", "a string");
+                if (WANT(r))
+                    tc_dcfg_field(r->d, &c, END(r), "edge_id_sequence",
+                                  "(not read: %s, not a string)", tc_json_kind_name(c.kind));
             } else {
                 if (r->dumping && pic_ok && ic_ok && ec_ok) {
                     tc_dtrc_event ev = {.kind = TC_DTRC_EV_CHUNK, .pid = r->pid,
@@ -650,14 +779,33 @@ static void read_chunk(rd *r, const tc_json_token *row, unsigned hcols)
                                         .edge_count = ec};
                     emit(r, &ev);
                 }
+                r->decoded = -1;
                 if (ec_ok && first_ok)
                     decode_chunk(r, &c, ic, ic_ok, ec, first);
+                if (WANT(r)) {
+                    const char *how = r->decoded < 0    ? ": not decoded (EDGE_COUNT or FIRST_EDGE_ID unread)"
+                                      : r->decoded == 0 ? ": does not compile"
+                                      : r->decoded == 1 ? ": refers to an entry with an error"
+                                      : r->decode_code == TC_DTRC_OK || r->decode_code == TC_DTRC_E_LEFTOVER
+                                          ? ", decoded"
+                                          : ", decoding stopped after";
+                    if (r->decoded == 2)
+                        tc_dcfg_field(r->d, &c, END(r), "edge_id_sequence",
+                                      "%zu character%s%s %" PRIu64 " edge%s", c.len,
+                                      c.len == 1 ? "" : "s", how,
+                                      r->decode_edges, r->decode_edges == 1 ? "" : "s");
+                    else
+                        tc_dcfg_field(r->d, &c, END(r), "edge_id_sequence", "%zu character%s%s",
+                                      c.len, c.len == 1 ? "" : "s", how);
+                }
             }
         } else {
             skip(r, &c);
         }
         ci++;
     }
+    if (VIEW(r) && !r->failed)
+        tc_fields_record_end(r->d, END(r));
     if (!r->failed && ci < 5)
         tc_json_report(r->j, &c, TC_RULE_DTRC_ROW_SHORT,
                        "the chunk has %u values; PRECEDING_INSTR_COUNT, INSTR_COUNT, "
@@ -673,11 +821,17 @@ static void read_trace_data(rd *r, const tc_json_token *t)
     if (!table_header(r, t, "TRACE_DATA", cols, 5, &hcols))
         return;
     tc_json_token row;
+    unsigned ri = 0;
     while (next(r, &row) && row.kind != TC_JSON_ARRAY_END) {
-        if (row.kind != TC_JSON_ARRAY_BEGIN)
+        if (VIEW(r))
+            row_record(r, &row, "TRACE_DATA", ++ri);
+        if (row.kind != TC_JSON_ARRAY_BEGIN) {
             wrong_type(r, &row, "a TRACE_DATA row", "an array");
-        else
+            if (VIEW(r))
+                tc_fields_record_end(r->d, END(r));
+        } else {
             read_chunk(r, &row, hcols);
+        }
     }
 }
 
@@ -700,12 +854,18 @@ static void read_threads(rd *r, const tc_json_token *t)
     if (!table_header(r, t, "THREAD_DATA", cols, 2, &hcols))
         return;
     tc_json_token row, c;
+    unsigned ri = 0;
     while (next(r, &row) && row.kind != TC_JSON_ARRAY_END) {
+        if (VIEW(r))
+            row_record(r, &row, "THREAD_DATA", ++ri);
         if (row.kind != TC_JSON_ARRAY_BEGIN) {
             wrong_type(r, &row, "a THREAD_DATA row", "an array");
+            if (VIEW(r))
+                tc_fields_record_end(r->d, END(r));
             continue;
         }
         unsigned ci = 0;
+        int own = 1; /* the view: the row's record is the current one */
         r->tid_ok = 0;
         r->tid = 0;
         while (next(r, &c) && c.kind != TC_JSON_ARRAY_END) {
@@ -713,6 +873,8 @@ static void read_threads(rd *r, const tc_json_token *t)
                 /* reported once, skipped */
             } else if (ci == 0) {
                 r->tid_ok = tc_dcfg_int(r->j, &c, "THREAD_ID", &r->tid);
+                if (WANT(r))
+                    tc_dcfg_field_int(r->d, &c, END(r), "thread", r->tid_ok, r->tid);
                 if (r->tid_ok && seen(&r->tids, &r->ntids, &r->captids, r->tid))
                     tc_json_report(r->j, &c, TC_RULE_DTRC_THREAD_DUPLICATE,
                                    "THREAD_ID %" PRIu64 " has a row already in process %" PRIu64,
@@ -723,12 +885,18 @@ static void read_threads(rd *r, const tc_json_token *t)
                                    " threads in %s (INSTR_COUNT_PER_THREAD)", r->tid,
                                    r->pid, r->threads, r->dcfg);
             } else if (ci == 1) {
+                if (VIEW(r) && c.kind == TC_JSON_ARRAY_BEGIN) {
+                    nested_field(r, &c, "trace_data");
+                    own = 0;
+                }
                 read_trace_data(r, &c);
             } else {
                 skip(r, &c);
             }
             ci++;
         }
+        if (VIEW(r) && own && !r->failed)
+            tc_fields_record_end(r->d, END(r));
         if (!r->failed && ci < 1)
             tc_json_report(r->j, &c, TC_RULE_DTRC_ROW_SHORT,
                            "the thread row is empty; THREAD_ID is required");
@@ -752,8 +920,15 @@ static void read_process(rd *r, unsigned hcols)
 {
     tc_json_token c;
     unsigned ci = 0;
+    int own = 1; /* the view: the row's record is the current one */
+    static const char *const nested[] = {"string_dictionary", "transition_table", "thread_data"};
     process_begin(r);
     while (next(r, &c) && c.kind != TC_JSON_ARRAY_END) {
+        if (VIEW(r) && own && ci >= 1 && ci <= 3 && ci < hcols &&
+            (c.kind == TC_JSON_ARRAY_BEGIN || c.kind == TC_JSON_OBJECT_BEGIN)) {
+            nested_field(r, &c, nested[ci - 1]);
+            own = 0;
+        }
         if (ci >= 2)
             finish_dict(r);
         if (ci >= 3)
@@ -762,6 +937,8 @@ static void read_process(rd *r, unsigned hcols)
             /* reported once, skipped */
         } else if (ci == 0) {
             r->pid_ok = tc_dcfg_int(r->j, &c, "PROCESS_ID", &r->pid);
+            if (WANT(r))
+                tc_dcfg_field_int(r->d, &c, END(r), "pid", r->pid_ok, r->pid);
             if (r->pid_ok) {
                 if (seen(&r->pids, &r->npids, &r->cappids, r->pid))
                     tc_json_report(r->j, &c, TC_RULE_DTRC_PROCESS_DUPLICATE,
@@ -790,6 +967,8 @@ static void read_process(rd *r, unsigned hcols)
     }
     if (r->failed)
         return;
+    if (VIEW(r) && own)
+        tc_fields_record_end(r->d, END(r));
     finish_dict(r);
     finish_table(r);
     if (ci < 1)
@@ -808,10 +987,15 @@ static void read_processes(rd *r, const tc_json_token *t)
     tc_json_token row;
     while (next(r, &row) && row.kind != TC_JSON_ARRAY_END) {
         r->pindex++;
-        if (row.kind != TC_JSON_ARRAY_BEGIN)
+        if (VIEW(r))
+            row_record(r, &row, "PROCESSES", (unsigned)r->pindex);
+        if (row.kind != TC_JSON_ARRAY_BEGIN) {
             wrong_type(r, &row, "a PROCESSES row", "an array");
-        else
+            if (VIEW(r))
+                tc_fields_record_end(r->d, END(r));
+        } else {
             read_process(r, hcols);
+        }
     }
 }
 
@@ -851,6 +1035,10 @@ static void read_document(rd *r)
                 last = k;
             have[k] = 1;
         }
+        /* The view: a member that is no table read is a record. */
+        int member = VIEW(r) && (k != 2 || !r->readable);
+        if (member)
+            tc_dcfg_member(r->d, &t, NULL, k >= 0);
         if (!next(r, &v))
             return;
         if (k == 0) {
@@ -858,13 +1046,19 @@ static void read_document(rd *r)
                 r->has_major = 1;
                 r->readable = tc_dcfg_major_version(r->j, &v, r->major);
             }
+            if (WANT(r))
+                tc_dcfg_field_int(r->d, &v, END(r), "major", r->has_major, r->major);
         } else if (k == 1) {
             r->has_minor = tc_dcfg_int(r->j, &v, "MINOR_VERSION", &r->minor);
+            if (WANT(r))
+                tc_dcfg_field_int(r->d, &v, END(r), "minor", r->has_minor, r->minor);
         } else if (k == 2 && r->readable) {
             read_processes(r, &v);
         } else if (!skip(r, &v)) {
             return;
         }
+        if (member)
+            tc_fields_record_end(r->d, END(r));
     }
     if (r->failed)
         return;
@@ -883,6 +1077,7 @@ void tc_dtrc_parse_opts(tc_reader *reader, const tc_parse_ctx *ctx, const tc_dtr
     if (!r)
         return;
     r->j = tc_json_new(reader, ctx->diags);
+    r->reader = reader;
     if (!r->j) {
         free(r);
         return;
