@@ -153,6 +153,7 @@ static const char V_INSTR_COUNT[] =
 
 /* show_a.dcfg.json --at 1000 */
 static const char V_PAST_END[] =
+    "  (no record holds byte 1000; record 21 is the last that starts before it)\n"
     "  record 20, line 7, bytes 602-618 (0x25a, 17 bytes): EDGES row 2 ($.PROCESSES[1][1].EDGES[2])\n"
     "  7:108-110      101                               id                         101\n"
     "  7:112-113      10                                source                     10\n"
@@ -300,7 +301,9 @@ static void test_dtrc_views(void)
     EXPECT_VIEW(v, V_CHUNK_2);
     free(v);
     v = view(path, 0, 100000, 0);
-    EXPECT_VIEW(v, V_CHUNK_2);
+    CHECK(strncmp(v, "  (no record holds byte 100000; record 16 is the last that starts before "
+                     "it)\n", 75) == 0 && strcmp(strchr(v, '\n') + 1, V_CHUNK_2) == 0,
+          "view:\n%s", v);
     free(v);
     /* A transition row by number, between its neighbours. */
     v = view(path, 1, 10, 1);
