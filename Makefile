@@ -39,6 +39,11 @@ WERROR ?= -Werror
 # Flags given on make's command line override these assignments; give
 # CPPFLAGS in the environment (CPPFLAGS=... make) to keep -Iinclude.
 CPPFLAGS += -Iinclude -Ispec -D_FILE_OFFSET_BITS=64
+# `make SIMD=scalar`: a build whose parsers use no vector kernel
+# (parsers/common/simd.h), to compare with (tests/compat/compare-builds).
+ifeq ($(SIMD),scalar)
+CPPFLAGS += -DTC_SIMD_FORCE_SCALAR
+endif
 WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla $(WERROR)
 CFLAGS ?= -O2 -g
 CFLAGS_ALL := -std=c11 $(WARNINGS) -fPIC $(CFLAGS)

@@ -29,6 +29,7 @@ FUZZ_C_TARGETS += xray_parse xray_roundtrip xray_split ovni_stream ovni_meta jso
 FUZZ_C_TARGETS += dcfg_parse dtrc_parse dtrc_sequence dcfg_dom dcfg_roundtrip
 # SiFive perf (docs/fuzzing.md).
 FUZZ_C_TARGETS += perf_container perf_messages perf_roundtrip
+FUZZ_C_TARGETS += simd_paths
 FUZZ_CXX_TARGETS := xray_differential
 FUZZ_TARGETS := $(FUZZ_C_TARGETS) $(FUZZ_CXX_TARGETS)
 # Sources of one harness alone (the LLVM differential's oracle is C++).
@@ -61,13 +62,15 @@ fuzz_deep = $(or $(patsubst $(1):%,%,$(filter $(1):%,$(FUZZ_LEAN_OF))),$(1))
 fuzz_format = $(firstword $(subst _, ,$(1)))
 fuzz_rest = $(patsubst $(call fuzz_format,$(1))_%,%,$(1))
 fuzz_seeds_of = $(strip $(or $(wildcard corpus/$(call fuzz_format,$(1))/$(call fuzz_rest,$(1))),\
-    corpus/$(call fuzz_format,$(1))) $(FUZZ_MORE_SEEDS_$(1)))
+    $(wildcard corpus/$(call fuzz_format,$(1)))) $(FUZZ_MORE_SEEDS_$(1)))
 fuzz_seeds = $(call fuzz_seeds_of,$(call fuzz_deep,$(1)))
 fuzz_dict_of = $(if $(filter %_roundtrip dcfg_dom,$(1)),-,$(or $(wildcard fuzz/dict/$(1).dict),\
     $(wildcard fuzz/dict/$(call fuzz_format,$(1)).dict),-))
 fuzz_dict = $(call fuzz_dict_of,$(call fuzz_deep,$(1)))
 # The JSON tokenizer also reads the JSON documents of the formats that are JSON.
 FUZZ_MORE_SEEDS_json_tokens := corpus/ovni/meta corpus/dcfg/parse corpus/dtrc/parse
+# The vector levels' harness reads every format's seeds.
+FUZZ_MORE_SEEDS_simd_paths := corpus/xray corpus/ovni corpus/perf corpus/dcfg corpus/dtrc
 # Structure-aware mutators (fuzz/<name>_mutator.c), per harness: libFuzzer
 # takes them from the harness (LLVMFuzzerCustomMutator), AFL++ as a library
 # (AFL_CUSTOM_MUTATOR_LIBRARY) built from fuzz/afl_mutator.c.
