@@ -18,11 +18,11 @@ const tc_format_option tc_binary_options[] = {
      "the ELF program the trace was recorded from. xray,\n" COLUMN
      "xray-basic: function ids are checked against its XRay\n" COLUMN
      "instrumentation map; repeat for shared objects, the\n" COLUMN
-     "executable first (object 0), then each shared object in\n" COLUMN
-     "the order the runtime registered them (1, 2, ...). perf:\n" COLUMN
-     "entry and exit records' addresses are checked against its\n" COLUMN
-     "function symbols (32- or 64-bit ELF). Findings and dumps\n" COLUMN
-     "name the functions\n",
+     "executable first (object 0), then each shared object\n" COLUMN
+     "in the order the runtime registered them (1, 2, ...).\n" COLUMN
+     "perf: entry and exit records' addresses are checked\n" COLUMN
+     "against its function symbols (32- or 64-bit ELF).\n" COLUMN
+     "Findings and dumps name the functions\n",
      "names at most 16 programs", set_binary, tc_elf_check},
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };
