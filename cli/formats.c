@@ -53,22 +53,25 @@ tc_format cli_parse_format(const char *value, int allow_auto)
     return f;
 }
 
-/* Whether a format before the i-th declares the same options (formats
- * share one table: xray and xray-basic's --binary). */
-static int shared_before(size_t i)
+/* Whether a format before the i-th takes option o (the formats share one
+ * table of options: xray, xray-basic and perf's --binary). */
+static int taken_before(size_t i, const tc_format_option *o)
 {
-    for (size_t j = 0; j < i; j++)
-        if (tc_format_at(j)->options == tc_format_at(i)->options)
-            return 1;
+    const tc_format_option *p;
+    for (size_t f = 0; f < i; f++)
+        for (size_t j = 0; (p = tc_format_option_of(tc_format_at(f), j)) != NULL; j++)
+            if (p == o)
+                return 1;
     return 0;
 }
 
 /* The k-th option of the formats, counting each name once. */
 static const tc_format_option *nth(size_t k)
 {
+    const tc_format_option *o;
     for (size_t i = 0; tc_format_at(i); i++)
-        for (const tc_format_option *o = tc_format_at(i)->options; o && o->name; o++)
-            if (tc_format_option_find(o->name) == o && !shared_before(i) && k-- == 0)
+        for (size_t j = 0; (o = tc_format_option_of(tc_format_at(i), j)) != NULL; j++)
+            if (tc_format_option_find(o->name) == o && !taken_before(i, o) && k-- == 0)
                 return o;
     return NULL;
 }

@@ -50,6 +50,7 @@ void register_perf_generator_suite(void); /* test_perf_generator.c */
 void register_perf_container_suite(void); /* test_perf_container.c */
 void register_perf_sm_suite(void);     /* test_perf_sm.c */
 void register_perf_files_suite(void);  /* test_perf_files.c */
+void register_perf_binary_suite(void); /* test_perf_binary.c */
 void register_conformance_html_suite(void); /* test_conformance_html.c */
 void register_library_api_suite(void); /* test_library_api.c */
 void register_validate_reports_suite(void); /* test_validate_reports.c */

@@ -22,3 +22,20 @@ check-unit: $(UNIT) $(TRACECHECK_SAN)
 
 CHECK_TARGETS += check-unit
 
+
+# The program tests/test_perf_binary.c judges perf traces against (perf's
+# --binary): built without a C library, 32-bit when the compiler and linker
+# can (SiFive's bare-metal RV32 programs are ELFCLASS32), else of the
+# machine's class; and a copy stripped of its symbols. Functions aligned, so
+# that their starts are even addresses, as perf records write them.
+PERF_PROG := $(BUILD)/tests/perf-binary/prog
+PERF_PROG_FLAGS := -nostdlib -static -ffreestanding -fno-pie -fno-stack-protector \
+                   -fno-asynchronous-unwind-tables -falign-functions=16 -O0 -w
+
+$(PERF_PROG): tests/perf-binary/prog.c
+	@mkdir -p $(@D)
+	$(call say,CC,$@)
+	$(Q)$(CC) -m32 $(PERF_PROG_FLAGS) -o $@ $< 2>/dev/null || $(CC) $(PERF_PROG_FLAGS) -o $@ $<
+	$(Q)objcopy --strip-all $@ $@.stripped
+
+$(UNIT): | $(PERF_PROG)

@@ -37,6 +37,7 @@ static void (*const registrations[])(void) = {
     register_perf_container_suite,
     register_perf_sm_suite,
     register_perf_files_suite,
+    register_perf_binary_suite,
     register_conformance_html_suite,
     register_library_api_suite,
     register_validate_reports_suite,

@@ -39,8 +39,9 @@ typedef enum tc_format {
 /* Flags of a rule (tc_rule_info.flags). */
 #define TC_RF_PEDANTIC   1u /* reported only when tc_options.pedantic is set */
 #define TC_RF_NO_MUTATOR 2u /* no single change to a valid input breaks it alone */
-/* Judged only with an input besides the trace (XRay's --binary): no
- * conformance case can hold it, the real-producer tests check it. */
+/* Judged only with an input besides the trace (XRay's and perf's
+ * --binary): no conformance case can hold it, the real-producer and unit
+ * tests check it. */
 #define TC_RF_NEEDS_INPUT 4u
 
 /* One entry of the rule catalogue (spec/rules.def). */
@@ -146,7 +147,9 @@ typedef struct tc_options {
      * instrumentation maps name the functions of an XRay trace and say
      * which records each can write (spec/xray.md, "The program's binary").
      * The first is the main executable, object 0; the rest are shared
-     * objects 1, 2, ... in the order the runtime registered them. Paths
+     * objects 1, 2, ... in the order the runtime registered them. Perf
+     * data's function entry and exit records are judged against their
+     * function symbols (spec/perf.md, "The program's binary"). Paths
      * the caller keeps alive as long as opt is used (tc_options_set stores
      * the pointer it is given). A format that reads no binary ignores them. */
     const char *binaries[TC_MAX_BINARIES];
@@ -188,9 +191,11 @@ tc_format tc_format_from_name(const char *s); /* TC_FORMAT__COUNT if unknown */
  *   no-models     ovni: 0 or 1
  *   max-repeats   findings per rule reported before the rest are only
  *                 counted, 1 to 4294967295
- *   binary        xray, xray-basic: a program the trace was recorded from
- *                 (an ELF file with an XRay instrumentation map); each call
- *                 adds one, the main executable first (tc_options.binaries)
+ *   binary        xray, xray-basic, perf: a program the trace was recorded
+ *                 from (an ELF file: XRay needs its instrumentation map,
+ *                 perf its function symbols, checked when a trace is read);
+ *                 each call adds one, the main executable first
+ *                 (tc_options.binaries); -1 for a file that is not ELF
  *
  * Returns 0, or -1 when the key is unknown or the value out of range (opt
  * is then unchanged).

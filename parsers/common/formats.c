@@ -67,10 +67,21 @@ tc_format tc_format_detect_named(const uint8_t *p, size_t n, const char *name)
     return TC_FORMAT_AUTO;
 }
 
+const tc_format_option *tc_format_option_of(const tc_format_ops *f, size_t j)
+{
+    const tc_format_option *tables[2] = {f->shared_options, f->options};
+    for (size_t t = 0; t < 2; t++)
+        for (const tc_format_option *o = tables[t]; o && o->name; o++)
+            if (j-- == 0)
+                return o;
+    return NULL;
+}
+
 const tc_format_option *tc_format_option_find(const char *name)
 {
+    const tc_format_option *o;
     for (size_t i = 0; i < NFORMATS; i++)
-        for (const tc_format_option *o = registry[i]->options; o && o->name; o++)
+        for (size_t j = 0; (o = tc_format_option_of(registry[i], j)) != NULL; j++)
             if (!strcmp(o->name, name))
                 return o;
     return NULL;

@@ -129,7 +129,11 @@ typedef struct tc_format_ops {
     /* parse on several threads for one input (split.h); NULL: one thread. */
     const struct tc_format_split *split;
     void (*dump)(tc_jsonl *w, const void *event); /* canonical dump of one event */
-    const tc_format_option *options; /* ended by a NULL name; NULL: none */
+    /* Options several formats take, one table they all list (--binary:
+     * binary_option.h), so that the program declares each once; then the
+     * format's own. Each ended by a NULL name; NULL: none. */
+    const tc_format_option *shared_options;
+    const tc_format_option *options;
     const tc_format_dir *dir;              /* NULL: inputs are files */
     const tc_format_companion *companion;  /* NULL: checked alone */
     const tc_format_model *model;          /* NULL: no format's companion */
@@ -163,6 +167,10 @@ tc_format tc_format_detect(const uint8_t *p, size_t n);
  * bytes cannot tell apart (DCFG and DCFG-trace, spec/dcfg.md) or that have
  * no magic number at all (SiFive perf: .rtd and .itc, spec/perf.md). */
 tc_format tc_format_detect_named(const uint8_t *p, size_t n, const char *name);
+
+/* The j-th option format f takes, its shared options first; NULL past the
+ * last. */
+const tc_format_option *tc_format_option_of(const tc_format_ops *f, size_t j);
 
 /* The option of any format named name ("srcbits"), or NULL. */
 const tc_format_option *tc_format_option_find(const char *name);

@@ -261,6 +261,16 @@ void tc_jl_array_uint(tc_jsonl *w, uint64_t v)
     put_u64(w, v);
 }
 
+void tc_jl_array_str(tc_jsonl *w, const char *s)
+{
+    if (w->items++)
+        put(w, ",", 1);
+    if (s)
+        put_string(w, s);
+    else
+        put(w, "null", 4);
+}
+
 void tc_jl_array_u64s(tc_jsonl *w, uint64_t v)
 {
     if (w->items++)

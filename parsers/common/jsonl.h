@@ -46,6 +46,8 @@ void tc_jl_array_begin(tc_jsonl *w, const char *key);
 void tc_jl_array_uint(tc_jsonl *w, uint64_t v);
 void tc_jl_array_u64s(tc_jsonl *w, uint64_t v);
 void tc_jl_array_i64s(tc_jsonl *w, int64_t v);
+/* A string item, or null when s is NULL (a name that is not known). */
+void tc_jl_array_str(tc_jsonl *w, const char *s);
 void tc_jl_array_end(tc_jsonl *w);
 /* A nested object, "key":{...}: begin, its fields, end (one level). */
 void tc_jl_object_begin(tc_jsonl *w, const char *key);

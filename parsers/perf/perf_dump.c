@@ -41,6 +41,14 @@ static void dump_record(tc_jsonl *w, const tc_perf_event *ev)
     tc_jl_uint(w, "type", ev->type);
     tc_jl_str(w, "type_name", tc_perf_record_type_name(ev->type));
     tc_jl_u64s_array(w, "addresses", ev->address, ev->n_addresses);
+    /* --binary: the addresses' functions; without one the line is as it
+     * always was. */
+    if (ev->named) {
+        tc_jl_array_begin(w, "names");
+        for (unsigned i = 0; i < ev->n_addresses && i < 2; i++)
+            tc_jl_array_str(w, ev->names[i]);
+        tc_jl_array_end(w);
+    }
     tc_jl_u64s_array(w, "values", ev->value, n);
     tc_jl_u64s_array(w, "decoded", ev->decoded, n);
     if (ev->has_timestamp)

@@ -1,8 +1,9 @@
 /* SiFive trace performance data: the format's descriptor (formats.h) and
- * its options (spec/perf.md, ruling 1). */
+ * its options (spec/perf.md, ruling 1; --binary: "The program's binary"). */
 #include <string.h>
 
 #include "../../generators/perf/perf_gen.h"
+#include "../common/binary_option.h"
 #include "../common/formats.h"
 #include "../common/options.h"
 #include "perf.h"
@@ -96,6 +97,7 @@ const tc_format_ops tc_perf_format = {
     .by_name = by_name,
     .parse = tc_perf_parse,
     .dump = tc_perf_dump,
+    .shared_options = tc_binary_options, /* --binary */
     .options = options,
     .generator = &perf_generator,
 };

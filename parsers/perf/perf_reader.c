@@ -8,6 +8,7 @@
 #include "../common/fields.h"
 #include "../common/input.h"
 #include "perf.h"
+#include "perf_binary.h"
 #include "perf_msg.h"
 #include "perf_sm.h"
 
@@ -33,6 +34,8 @@ tc_perf_container tc_perf_container_of_name(const char *name)
 typedef struct perf_run {
     tc_perf_sm sm;
     const tc_parse_ctx *ctx;
+    tc_perf_bins *bins; /* --binary: the programs' function symbols; NULL: none given */
+    tc_perf_event named; /* a record with its names (bins) */
 } perf_run;
 
 static void on_msg(void *user, const tc_perf_msg *m)
@@ -49,7 +52,13 @@ static void on_msg(void *user, const tc_perf_msg *m)
 static void on_event(void *user, const tc_perf_event *ev)
 {
     perf_run *p = user;
-    p->ctx->on_event(p->ctx->user, ev);
+    if (p->bins && ev->kind == TC_PERF_EV_RECORD) {
+        p->named = *ev;
+        tc_perf_bins_record(p->bins, p->ctx->diags, &p->named);
+        ev = &p->named;
+    }
+    if (p->ctx->on_event)
+        p->ctx->on_event(p->ctx->user, ev);
 }
 
 void tc_perf_parse(tc_reader *r, const tc_parse_ctx *ctx)
@@ -74,13 +83,20 @@ void tc_perf_parse(tc_reader *r, const tc_parse_ctx *ctx)
         return;
     }
     p->ctx = ctx;
+    int failed;
+    p->bins = tc_perf_bins_open(ctx, &failed);
+    if (failed) {
+        free(p);
+        return;
+    }
     tc_perf_sm_init(&p->sm, ctx->diags, o->perf_channel, o->perf_marker,
-                    ctx->on_event ? on_event : NULL, p);
+                    ctx->on_event || p->bins ? on_event : NULL, p);
     if (container == TC_PERF_CONTAINER_TEXT)
         tc_itc_text_read(r, ctx->diags, on_msg, p);
     else
         tc_nexus_read(r, ctx->diags, o->perf_srcbits, on_msg, p, &p->sm.wrapped);
     tc_perf_sm_finish(&p->sm);
+    tc_perf_bins_close(p->bins);
     free(p);
 }
 

@@ -313,6 +313,8 @@ static void complete_record(tc_perf_sm *s)
     }
     if (s->rec.type <= TC_PERF_FUNC_EXIT)
         check_call_stack(s);
+    s->rec.end = s->rec_end;
+    s->rec.line = s->rec_first.line;
     emit(s, &s->rec);
     record_clear(s);
     s->state = TC_PERF_S_RECORD_START;

@@ -88,6 +88,13 @@ typedef struct tc_perf_event {
     uint64_t address[2];          /* as written: (high << 32) | (low & ~1) */
     uint64_t value[TC_PERF_MAX_COUNTERS];   /* as written: (high16 << 32) | low */
     uint64_t decoded[TC_PERF_MAX_COUNTERS]; /* absolute, per the count type (ruling 7) */
+    uint64_t end;                 /* past its last message */
+    uint32_t line;                /* text message list: of the record-type message; else 0 */
+    /* With --binary (named 1): each address as name+offset in the
+     * program's functions, NULL when no function holds it. named 0: no
+     * binary, and the dump is as it is without one. */
+    int named;
+    const char *names[2];
 } tc_perf_event;
 
 typedef void (*tc_perf_event_fn)(void *user, const tc_perf_event *ev);

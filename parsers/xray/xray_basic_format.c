@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "../../generators/xray/xray_gen.h"
+#include "../common/binary_option.h"
 #include "../common/formats.h"
 #include "xray.h"
 #include "xray_binary.h"
@@ -35,6 +36,6 @@ const tc_format_ops tc_xray_basic_format = {
     .parse = tc_xray_basic_parse,
     .split = &tc_xray_basic_split,
     .dump = tc_xray_dump,
-    .options = tc_binary_options, /* --binary, xray_binary.c */
+    .shared_options = tc_binary_options, /* --binary */
     .generator = &xray_basic_generator,
 };

@@ -165,34 +165,3 @@ void tc_xray_bins_record(tc_xray_bins *b, tc_diag_sink *d, uint64_t pos, uint64_
 }
 
 int tc_xray_bins_one_thread(const tc_options *opt) { return opt && opt->n_binaries > 0; }
-
-/* ---- the option ---- */
-
-static int set_binary(tc_options *opt, const char *value)
-{
-    if (opt->n_binaries >= TC_MAX_BINARIES || !value[0])
-        return -1;
-    opt->binaries[opt->n_binaries++] = value;
-    return 0;
-}
-
-static int check_binary(const char *value, char *why, size_t size)
-{
-    tc_xray_map *m = tc_xray_map_load(value, why, size);
-    tc_xray_map_free(m);
-    return m ? 0 : -1;
-}
-
-#define COLUMN "                       "
-
-const tc_format_option tc_binary_options[] = {
-    {"binary", "FILE",
-     "xray, xray-basic: the program the trace was recorded from\n" COLUMN
-     "(its XRay instrumentation map): function ids are checked\n" COLUMN
-     "against it and named in findings and dumps. Repeat for\n" COLUMN
-     "shared objects: the executable first (object 0), then\n" COLUMN
-     "each shared object in the order the runtime registered\n" COLUMN
-     "them (objects 1, 2, ...)\n",
-     "names at most 16 programs", set_binary, check_binary},
-    {NULL, NULL, NULL, NULL, NULL, NULL},
-};

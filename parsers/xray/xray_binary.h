@@ -37,10 +37,6 @@ const char *tc_xray_bins_name(const tc_xray_bins *b, uint32_t id);
 /* " (walk(long))" after an id in a message, or "" when it has no name. */
 void tc_xray_bins_label(const tc_xray_bins *b, uint32_t id, char *buf, size_t size);
 
-/* The option that names them (--binary), shared by xray and xray-basic and
- * by any format that reads programs' binaries. */
-extern const tc_format_option tc_binary_options[];
-
 /* tc_format_split.one_thread: findings once per function need the whole
  * trace on one thread. */
 int tc_xray_bins_one_thread(const tc_options *opt);

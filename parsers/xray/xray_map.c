@@ -7,17 +7,14 @@
  * (and then, in a position-independent file, zero with a relative
  * relocation that holds the address).
  */
-#define _POSIX_C_SOURCE 200809L /* O_CLOEXEC */
-#include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "../common/elf_symbols.h"
 #include "xray_map.h"
 
 #define SLED_SIZE 32
@@ -44,11 +41,6 @@ typedef struct reloc { /* a relative relocation: the word at offset holds addend
     uint64_t offset, addend;
 } reloc;
 
-typedef struct symbol {
-    uint64_t value;
-    const char *name;
-} symbol;
-
 typedef struct reading {
     Elf *e;
     int be;
@@ -56,8 +48,7 @@ typedef struct reading {
     int have_map, have_idx;
     reloc *relocs;
     size_t nrelocs;
-    symbol *syms;
-    size_t nsyms;
+    tc_elf_functions *fns; /* the file's function symbols, which name the functions */
     char *why;
     size_t whysize;
 } reading;
@@ -84,12 +75,6 @@ static int by_offset(const void *a, const void *b)
 {
     const reloc *x = a, *y = b;
     return x->offset < y->offset ? -1 : x->offset > y->offset;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    const symbol *x = a, *y = b;
-    return x->value < y->value ? -1 : x->value > y->value;
 }
 
 /* The relative relocation type of the machine, or 0 when not known. */
@@ -129,31 +114,8 @@ static int add_relocs(reading *rd, Elf_Scn *scn, const GElf_Shdr *sh, unsigned t
     return 0;
 }
 
-/* The function symbols of a symbol table section (names live as long as
- * the Elf). */
-static int add_symbols(reading *rd, Elf_Scn *scn, const GElf_Shdr *sh)
-{
-    Elf_Data *d = elf_getdata(scn, NULL);
-    if (!d || !sh->sh_entsize)
-        return 0;
-    size_t n = sh->sh_size / sh->sh_entsize;
-    rd->syms = calloc(n ? n : 1, sizeof *rd->syms);
-    if (!rd->syms)
-        return fail(rd, "out of memory");
-    for (size_t i = 0; i < n; i++) {
-        GElf_Sym s;
-        if (!gelf_getsym(d, (int)i, &s) || GELF_ST_TYPE(s.st_info) != STT_FUNC || !s.st_value)
-            continue;
-        const char *name = elf_strptr(rd->e, sh->sh_link, s.st_name);
-        if (name && name[0])
-            rd->syms[rd->nsyms++] = (symbol){s.st_value, name};
-    }
-    qsort(rd->syms, rd->nsyms, sizeof *rd->syms, by_value);
-    return 0;
-}
-
-/* The sections this needs: the map, the index, relative relocations, and
- * the symbol table (.symtab, else .dynsym). */
+/* The sections this needs: the map, the index and relative relocations
+ * (the function symbols: elf_symbols.c). */
 static int read_sections(reading *rd)
 {
     GElf_Ehdr eh;
@@ -162,8 +124,6 @@ static int read_sections(reading *rd)
         return fail(rd, "an ELF file whose headers cannot be read (%s)", elf_errmsg(-1));
     rd->be = eh.e_ident[EI_DATA] == ELFDATA2MSB;
     unsigned type = relative_type(eh.e_machine);
-    Elf_Scn *symtab = NULL, *dynsym = NULL;
-    GElf_Shdr symtab_h, dynsym_h;
     for (Elf_Scn *scn = elf_nextscn(rd->e, NULL); scn; scn = elf_nextscn(rd->e, scn)) {
         GElf_Shdr sh;
         if (!gelf_getshdr(scn, &sh))
@@ -183,20 +143,11 @@ static int read_sections(reading *rd)
         } else if (sh.sh_type == SHT_RELA) {
             if (add_relocs(rd, scn, &sh, type) != 0)
                 return -1;
-        } else if (sh.sh_type == SHT_SYMTAB) {
-            symtab = scn;
-            symtab_h = sh;
-        } else if (sh.sh_type == SHT_DYNSYM) {
-            dynsym = scn;
-            dynsym_h = sh;
         }
     }
     qsort(rd->relocs, rd->nrelocs, sizeof *rd->relocs, by_offset);
-    if (symtab)
-        return add_symbols(rd, symtab, &symtab_h);
-    if (dynsym)
-        return add_symbols(rd, dynsym, &dynsym_h);
-    return 0;
+    rd->fns = tc_elf_functions_read(rd->e, rd->why, rd->whysize);
+    return rd->fns ? 0 : -1;
 }
 
 /* A word that is 0 in the file and filled in by the loader: the addend of
@@ -208,13 +159,6 @@ static uint64_t relocated(const reading *rd, uint64_t addr, uint64_t value)
     reloc key = {addr, 0};
     const reloc *r = bsearch(&key, rd->relocs, rd->nrelocs, sizeof key, by_offset);
     return r ? r->addend : 0;
-}
-
-static const char *symbol_at(const reading *rd, uint64_t value)
-{
-    symbol key = {value, NULL};
-    const symbol *s = bsearch(&key, rd->syms, rd->nsyms, sizeof key, by_value);
-    return s ? s->name : NULL;
 }
 
 /* ---- the map ---- */
@@ -340,9 +284,13 @@ static int number_functions(reading *rd, tc_xray_map *m)
 static int name_functions(reading *rd, tc_xray_map *m)
 {
     for (size_t i = 0; i < m->nfunctions; i++) {
-        const char *name = symbol_at(rd, m->functions[i].address);
-        if (name && !(m->functions[i].name = tc_xray_demangle(name)))
+        const tc_elf_function *f = tc_elf_function_at(rd->fns, m->functions[i].address);
+        if (!f)
+            continue;
+        size_t n = strlen(f->name) + 1;
+        if (!(m->functions[i].name = malloc(n)))
             return fail(rd, "out of memory");
+        memcpy(m->functions[i].name, f->name, n);
     }
     return 0;
 }
@@ -362,22 +310,18 @@ tc_xray_map *tc_xray_map_load(const char *path, char *why, size_t size)
 {
     reading rd = {.why = why, .whysize = size};
     tc_xray_map *m = calloc(1, sizeof *m);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (!m || fd < 0) {
-        snprintf(why, size, "%s", !m ? "out of memory" : strerror(errno));
-        if (fd >= 0)
-            close(fd);
+    if (!m) {
+        snprintf(why, size, "out of memory");
+        return NULL;
+    }
+    int fd;
+    rd.e = tc_elf_open(path, &fd, why, size);
+    if (!rd.e) {
         free(m);
         return NULL;
     }
-    /* elf_version only records the version this program was built for:
-     * the same value from every thread. */
-    elf_version(EV_CURRENT);
-    rd.e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
     int ok = -1;
-    if (!rd.e || elf_kind(rd.e) != ELF_K_ELF)
-        fail(&rd, "not an ELF file");
-    else if (gelf_getclass(rd.e) != ELFCLASS64)
+    if (gelf_getclass(rd.e) != ELFCLASS64)
         fail(&rd, "a 32-bit ELF file; tracecheck reads the 64-bit instrumentation map");
     else if (read_sections(&rd) != 0)
         ;
@@ -388,10 +332,8 @@ tc_xray_map *tc_xray_map_load(const char *path, char *why, size_t size)
              name_functions(&rd, m) == 0)
         ok = 0;
     free(rd.relocs);
-    free(rd.syms);
-    if (rd.e)
-        elf_end(rd.e);
-    close(fd);
+    tc_elf_functions_free(rd.fns);
+    tc_elf_close(rd.e, fd);
     if (ok != 0) {
         tc_xray_map_free(m);
         return NULL;

@@ -74,8 +74,4 @@ static inline const tc_xray_function *tc_xray_map_function(const tc_xray_map *m,
 /* "function-enter", ...: the names llvm-xray extract gives the kinds. */
 const char *tc_xray_sled_kind_name(unsigned kind);
 
-/* A C++ name demangled (malloc'd), or a copy of name when it is not a
- * mangled one; NULL when out of memory. */
-char *tc_xray_demangle(const char *name);
-
 #endif

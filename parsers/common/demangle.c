@@ -8,13 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xray_map.h"
+#include "demangle.h"
 
 /* The Itanium C++ ABI's demangler (cxxabi.h), declared here because this
  * is C: libstdc++ defines it with C linkage. */
 extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 
-char *tc_xray_demangle(const char *name)
+char *tc_demangle(const char *name)
 {
     if (name[0] == '_' && name[1] == 'Z') {
         int status = 0;
