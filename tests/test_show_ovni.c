@@ -5,7 +5,8 @@
  * (spec/ovni/models.def); a view by offset (inside a record, on its first
  * byte, in a multi-byte field, past the end), by record number, of a
  * big-endian and of a cut stream; and the findings of a parse are the same
- * with and without a view asked for. Streams are built by hand (tests/ot.c). */
+ * with and without a view asked for; stream.json by member. Streams are
+ * built by hand (tests/ot.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,6 +289,33 @@ static void test_cut_headers(void)
     free(path);
 }
 
+
+/* stream.json: a record per top-level member, by line and column; its
+ * value a field named by its key, the ovni object's members each a field. */
+static void test_metadata(void)
+{
+    static const char doc[] = "{\"version\": 3,\n"
+                              " \"ovni\": {\"part\": \"thread\", \"tid\": 5, \"require\": {\"ovni\": \"1.0.0\"}},\n"
+                              " \"x\": [1, 2]}\n";
+    char *path = tu_write_file("stream.json", doc, sizeof doc - 1);
+    EXPECT_VIEW(view(path, record(1), 1),
+                "  record 0, line 1, bytes 1-12 (0x1, 12 bytes): metadata member \"version\"\n"
+                "  1:13-13        3                                 version                    3\n"
+                "> record 1, line 2, bytes 16-81 (0x10, 66 bytes): metadata member \"ovni\"\n"
+                "  2:19-26        \"thread\"                          ovni.part                  \"thread\"\n"
+                "  2:36-36        5                                 ovni.tid                   5\n"
+                "  2:50-66        {\"ovni\": \"1.0.0\"}                 ovni.require               an object\n"
+                "  record 2, line 3, bytes 85-95 (0x55, 11 bytes): metadata member \"x\"\n"
+                "  3:7-12         [1, 2]                            x                          an array\n");
+    /* A byte of the value of ovni.tid. */
+    EXPECT_VIEW(view(path, at(50), 0),
+                "> record 1, line 2, bytes 16-81 (0x10, 66 bytes): metadata member \"ovni\"\n"
+                "  2:19-26        \"thread\"                          ovni.part                  \"thread\"\n"
+                "  2:36-36        5                                 ovni.tid                   5\n"
+                "  2:50-66        {\"ovni\": \"1.0.0\"}                 ovni.require               an object\n");
+    free(path);
+}
+
 static const tu_test tests[] = {
     {"at a byte inside a field", test_at_inside_field},
     {"at a record's first byte", test_at_first_byte},
@@ -296,6 +324,7 @@ static const tu_test tests[] = {
     {"a big-endian stream", test_big_endian},
     {"an invalid stream, and the same findings", test_invalid_stream},
     {"cut headers", test_cut_headers},
+    {"stream.json", test_metadata},
     {NULL, NULL},
 };
 
