@@ -437,8 +437,7 @@ static void read_ovni(walker *w, const tc_json_token *open)
     char part[64] = "";
     tc_ovni_loc part_at = {0};
     tc_json_token k, v;
-    while ((show_flush(w), tc_ovni_mw_next(w, &k)) &&
-           k.kind == TC_JSON_KEY) {
+    while ((show_flush(w), tc_ovni_mw_next(w, &k)) && k.kind == TC_JSON_KEY) {
         char key[32];
         snprintf(key, sizeof key, "%.*s", (int)(k.len < 31 ? k.len : 31), k.text);
         if (k.len > 31 || memchr(k.text, '\0', k.len))

@@ -28,7 +28,8 @@ void tc_ovni_show_header(tc_diag_sink *d, const uint8_t *b, size_t n)
 {
     if (!n)
         return;
-    tc_fields_record(d, 0, n, TC_LOOK_HEX, "stream header%s", n < TC_OVNI_HEADER_SIZE ? " (cut)" : "");
+    tc_fields_record(d, 0, n, TC_LOOK_HEX, "stream header%s",
+                     n < TC_OVNI_HEADER_SIZE ? " (cut)" : "");
     if (!TC_FIELDS_WANT(d))
         return;
     if (n < 4) {
@@ -103,9 +104,7 @@ static void scalar(tc_diag_sink *d, uint64_t pos, const char *name, tc_ovni_type
     case TC_OVNI_T_u64:
         tc_fields_field(d, pos, size, 0, 0, name, "%" PRIu64, tc_rd64(p, be));
         break;
-    default:
-        tc_fields_field(d, pos, size, 0, 0, name, "%" PRId64, (int64_t)tc_rd64(p, be));
-        break;
+    default: tc_fields_field(d, pos, size, 0, 0, name, "%" PRId64, (int64_t)tc_rd64(p, be)); break;
     }
 }
 
@@ -123,8 +122,8 @@ static void payload_fields(tc_diag_sink *d, const tc_ovni_event *ev, uint64_t at
             size_t len = nul ? (size_t)(nul - p) : (size_t)(end - p);
             char text[TC_FIELD_VALUE_MAX];
             quote(text, sizeof text, p, len);
-            tc_fields_field(d, pos, (uint64_t)(end - p), 0, 0, f[i].name, "%s (%zu bytes%s)",
-                            text, len, nul ? " and a NUL" : "");
+            tc_fields_field(d, pos, (uint64_t)(end - p), 0, 0, f[i].name, "%s (%zu bytes%s)", text,
+                            len, nul ? " and a NUL" : "");
             p = end;
             continue;
         }
@@ -169,7 +168,7 @@ void tc_ovni_show_event(tc_diag_sink *d, const tc_ovni_event *ev, uint64_t end)
         return;
 
     tc_fields_field(d, at, 1, 4, 4, "flags", "%u%s", ev->flags,
-                    ev->flags == TC_OVNI_FLAG_JUMBO ? " (jumbo)"
+                    ev->flags == TC_OVNI_FLAG_JUMBO  ? " (jumbo)"
                     : ev->flags & TC_OVNI_FLAG_JUMBO ? " (jumbo, and bits that are not defined)"
                     : ev->flags                      ? " (bits that are not defined)"
                                                      : " (a normal event)");
@@ -197,8 +196,8 @@ void tc_ovni_show_event(tc_diag_sink *d, const tc_ovni_event *ev, uint64_t end)
     uint64_t data = at + TC_OVNI_EVENT_HEADER_SIZE;
     if (ev->jumbo) {
         if (end < data + 4) {
-            tc_fields_field(d, data, end - data, 0, 0, "jumbo_size", "%" PRIu64
-                            " of its 4 bytes: the stream ends", end - data);
+            tc_fields_field(d, data, end - data, 0, 0, "jumbo_size",
+                            "%" PRIu64 " of its 4 bytes: the stream ends", end - data);
             return;
         }
         tc_fields_field(d, data, 4, 0, 0, "jumbo_size", "%" PRIu32 " bytes", ev->payload_len);
@@ -213,8 +212,9 @@ void tc_ovni_show_event(tc_diag_sink *d, const tc_ovni_event *ev, uint64_t end)
                             "%" PRIu64 " of its %" PRIu32 " bytes: the stream ends", there,
                             ev->payload_len);
         else
-            tc_fields_field(d, data, ev->payload_len, 0, 0, "payload", "%" PRIu32
-                            " bytes (not held: too large to read at once)", ev->payload_len);
+            tc_fields_field(d, data, ev->payload_len, 0, 0, "payload",
+                            "%" PRIu32 " bytes (not held: too large to read at once)",
+                            ev->payload_len);
         return;
     }
     char why[200];
