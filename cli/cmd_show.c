@@ -19,7 +19,7 @@ static void help(void)
          "name as spec/ gives it and its decoded value. The format's own parser draws\n"
          "it: what it shows is what validate read. The record that holds the offset\n"
          "is marked '>'. Records are numbered from 0 in file order (an ovni stream\n"
-         "file on its own: its events).\n"
+         "file on its own: its header, then its events).\n"
          "");
     puts("      --at OFFSET      the record that holds byte OFFSET (decimal, or hex\n"
          "                       with 0x), as in a finding's PATH:OFFSET\n"

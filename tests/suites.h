@@ -54,5 +54,6 @@ void register_perf_binary_suite(void); /* test_perf_binary.c */
 void register_conformance_html_suite(void); /* test_conformance_html.c */
 void register_library_api_suite(void); /* test_library_api.c */
 void register_validate_reports_suite(void); /* test_validate_reports.c */
+void register_show_ovni_suite(void);   /* test_show_ovni.c */
 
 #endif

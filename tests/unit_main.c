@@ -41,6 +41,7 @@ static void (*const registrations[])(void) = {
     register_conformance_html_suite,
     register_library_api_suite,
     register_validate_reports_suite,
+    register_show_ovni_suite,
 };
 
 int main(int argc, char **argv)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../common/fields.h"
 #include "../common/fuzzbench.h"
 #include "../common/json.h"
 #include "ovni_meta.h"
@@ -67,6 +68,77 @@ void tc_ovni_report_at(tc_diag_sink *d, const tc_ovni_loc *at, tc_rule_id rule, 
         tc_report_text(d, rule, at->offset, 1, at->line, at->column, at->path, "%s", message);
     else
         tc_report(d, rule, 0, 0, "%s", message);
+}
+
+/* ---- the view of `tracecheck show` (fields.h) ----
+ *
+ * Each top-level member of the document is a record, from its key to the
+ * end of its value; its value is a field named by its key, or, for the
+ * ovni object, each member of it a field ("ovni.part"). A value is drawn
+ * once read, from its first byte to where the tokenizer stopped. */
+
+static void show_flush(walker *w)
+{
+    if (!w->shown.on)
+        return;
+    w->shown.on = 0;
+    uint64_t end = tc_pos(w->r);
+    tc_fields_field(w->d, w->shown.at, end > w->shown.at ? end - w->shown.at : 0, 0, 0,
+                    w->shown.name, "%s", w->shown.value);
+}
+
+static void show_value(walker *w, const tc_json_token *v, const char *prefix, const char *key)
+{
+    if (!TC_FIELDS_WANT(w->d))
+        return;
+    show_flush(w);
+    tc_ovni_shown *x = &w->shown;
+    x->on = 1;
+    x->at = v->offset;
+    snprintf(x->name, sizeof x->name, "%s%s", prefix, key);
+    switch (v->kind) {
+    case TC_JSON_STRING: {
+        size_t h = 0;
+        x->value[h++] = '"';
+        for (size_t i = 0; i < v->len && h + 8 < sizeof x->value; i++) {
+            unsigned char c = (unsigned char)v->text[i];
+            if (c >= 0x20 && c != 0x7f && c != '"' && c != '\\')
+                x->value[h++] = (char)c;
+            else
+                h += (size_t)snprintf(x->value + h, sizeof x->value - h, "\\u%04x", c);
+        }
+        snprintf(x->value + h, sizeof x->value - h, "%s\"", h + 8 >= sizeof x->value ? "..." : "");
+        break;
+    }
+    case TC_JSON_NUMBER:
+        snprintf(x->value, sizeof x->value, "%.*s", (int)(v->len < 100 ? v->len : 100), v->text);
+        break;
+    case TC_JSON_TRUE: snprintf(x->value, sizeof x->value, "true"); break;
+    case TC_JSON_FALSE: snprintf(x->value, sizeof x->value, "false"); break;
+    case TC_JSON_NULL: snprintf(x->value, sizeof x->value, "null"); break;
+    default: snprintf(x->value, sizeof x->value, "%s", tc_ovni_mw_what(v)); break;
+    }
+}
+
+/* The top-level member being read ends: its value and its record. */
+static void show_member_end(walker *w)
+{
+    if (!TC_FIELDS_ON(w->d))
+        return;
+    show_flush(w);
+    if (w->member)
+        tc_fields_record_end(w->d, tc_pos(w->r));
+    w->member = 0;
+}
+
+static void show_member(walker *w, const tc_json_token *k)
+{
+    if (!TC_FIELDS_ON(w->d))
+        return;
+    w->member = 1;
+    snprintf(w->shown.key, sizeof w->shown.key, "%.*s", (int)(k->len < 40 ? k->len : 40), k->text);
+    tc_fields_record(w->d, k->offset, 0, TC_LOOK_TEXT, "metadata member \"%.*s\"",
+                     (int)(k->len < 60 ? k->len : 60), k->text);
 }
 
 /* ---- tokens ---- */
@@ -365,13 +437,15 @@ static void read_ovni(walker *w, const tc_json_token *open)
     char part[64] = "";
     tc_ovni_loc part_at = {0};
     tc_json_token k, v;
-    while (tc_ovni_mw_next(w, &k) && k.kind == TC_JSON_KEY) {
+    while ((show_flush(w), tc_ovni_mw_next(w, &k)) && k.kind == TC_JSON_KEY) {
         char key[32];
         snprintf(key, sizeof key, "%.*s", (int)(k.len < 31 ? k.len : 31), k.text);
         if (k.len > 31 || memchr(k.text, '\0', k.len))
             key[0] = '\0'; /* none of ours: "part\u0000x" is not "part" */
         if (!tc_ovni_mw_next(w, &v))
             return;
+        if (TC_FIELDS_ON(w->d))
+            show_value(w, &v, "ovni.", key);
         if (!strcmp(key, "part")) {
             read_string(w, &v, "ovni.part", part, sizeof part, &has_part, &part_at);
             /* Compared whole: "thread\u0000" is not "thread". */
@@ -473,7 +547,7 @@ static void read_ovni(walker *w, const tc_json_token *open)
 void tc_ovni_meta_read(tc_reader *r, tc_diag_sink *d, tc_ovni_meta *m)
 {
     memset(m, 0, sizeof *m);
-    walker w = {tc_json_new(r, d), d, m, 0};
+    walker w = {tc_json_new(r, d), d, m, 0, r, 0, {0}};
     if (!w.j)
         return;
     tc_json_token t, k, v;
@@ -484,12 +558,15 @@ void tc_ovni_meta_read(tc_reader *r, tc_diag_sink *d, tc_ovni_meta *m)
             tc_ovni_mw_skip(&w, &t);
         } else {
             int has_version = 0, has_ovni = 0;
-            while (tc_ovni_mw_next(&w, &k) && k.kind == TC_JSON_KEY) {
+            while ((show_member_end(&w), tc_ovni_mw_next(&w, &k)) && k.kind == TC_JSON_KEY) {
+                show_member(&w, &k);
                 int is_version = k.len == 7 && !memcmp(k.text, "version", 7);
                 int is_ovni = k.len == 4 && !memcmp(k.text, "ovni", 4);
                 int is_nosv = k.len == 4 && !memcmp(k.text, "nosv", 4);
                 if (!tc_ovni_mw_next(&w, &v))
                     break;
+                if (TC_FIELDS_ON(d) && !(is_ovni && v.kind == TC_JSON_OBJECT_BEGIN))
+                    show_value(&w, &v, "", w.shown.key);
                 if (is_version) {
                     int64_t n;
                     has_version = 1;
@@ -515,6 +592,7 @@ void tc_ovni_meta_read(tc_reader *r, tc_diag_sink *d, tc_ovni_meta *m)
                     tc_ovni_mw_skip(&w, &v);
                 }
             }
+            show_member_end(&w);
             if (!w.failed && !has_version)
                 tc_json_report(w.j, &t, TC_RULE_OVNI_META_VERSION, "version is missing");
             if (!w.failed && !has_ovni)

@@ -6,11 +6,24 @@
 #include "../common/json.h"
 #include "ovni_meta.h"
 
+/* A value of the view (fields.h), drawn once it was read: its end is then
+ * known. */
+typedef struct tc_ovni_shown {
+    int on;
+    uint64_t at;
+    char name[48];
+    char value[120];
+    char key[48]; /* of the top-level member being read */
+} tc_ovni_shown;
+
 typedef struct walker {
     tc_json *j;
     tc_diag_sink *d;
     tc_ovni_meta *m;
     int failed; /* the tokenizer stopped */
+    tc_reader *r;
+    int member;          /* the view: a top-level member is its current record */
+    tc_ovni_shown shown; /* the view: the value being read */
 } walker;
 
 void tc_ovni_mw_remember(walker *w, const tc_json_token *t, tc_ovni_loc *at);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../common/bytes.h"
+#include "../common/fields.h"
 #include "ovni_run.h"
 #include "ovni_stream_priv.h"
 
@@ -24,7 +25,9 @@ static int run_fast(tc_ovni_stream *s, tc_ovni_model *m, tc_ovni_event *ev,
                     const tc_ovni_event_info **shared_info)
 {
     tc_reader *r = s->r;
-    if (s->done || !s->have_clock)
+    /* While a view is drawn, every event goes through tc_ovni_stream_next,
+     * which says what it read. */
+    if (s->done || !s->have_clock || TC_FIELDS_ON(s->d))
         return 0;
     const uint8_t *b = r->cur, *end = r->end, *last_at = NULL;
     uint64_t last = s->last_clock, count = 0;

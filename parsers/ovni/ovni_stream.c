@@ -8,6 +8,8 @@
 #include <string.h>
 #include "../common/fuzzbench.h"
 #include "../common/bytes.h"
+#include "../common/fields.h"
+#include "ovni_show.h"
 #include "ovni_stream_priv.h"
 
 
@@ -60,6 +62,8 @@ int tc_ovni_stream_header(tc_ovni_stream *s)
 {
     tc_reader *r = s->r;
     const uint8_t *b = tc_need(r, TC_OVNI_HEADER_SIZE);
+    if (TC_FIELDS_ON(s->d))
+        tc_ovni_show_header(s->d, b ? b : r->cur, b ? TC_OVNI_HEADER_SIZE : tc_avail(r));
     if (!b) {
         if (!r->failed)
             tc_report(s->d, TC_RULE_OVNI_STREAM_HEADER_TRUNCATED, 0, tc_avail(r),
@@ -104,12 +108,19 @@ static void end(tc_ovni_stream *s)
                   "the stream has a header and no events");
 }
 
-static int truncated(tc_ovni_stream *s, uint64_t pos, uint64_t want, const char *what)
+static int truncated(tc_ovni_stream *s, const tc_ovni_event *ev, uint64_t pos, uint64_t want,
+                     const char *what)
 {
     /* The event's bytes that are there: what was consumed of it (its header,
      * when the payload is cut) and what is left. */
     uint64_t have = tc_pos(s->r) - pos + tc_avail(s->r);
     tc_skip(s->r, tc_avail(s->r));
+    if (TC_FIELDS_ON(s->d)) {
+        if (ev)
+            tc_ovni_show_event(s->d, ev, pos + have);
+        else
+            tc_ovni_show_cut_header(s->d, pos, (size_t)have);
+    }
     if (!s->r->failed)
         tc_report(s->d, TC_RULE_OVNI_EVENT_TRUNCATED, pos, have,
                   "the stream ends inside %s: %" PRIu64 " of its %" PRIu64 " bytes are there",
@@ -164,7 +175,9 @@ int tc_ovni_stream_next(tc_ovni_stream *s, tc_ovni_event *ev)
 {
     if (s->done)
         return 0;
-    return next_fast(s, ev) || next_slow(s, ev);
+    /* While a view is drawn, every event takes the full path, which says
+     * what it read (ovni_show.c). */
+    return (!TC_FIELDS_ON(s->d) && next_fast(s, ev)) || next_slow(s, ev);
 }
 
 /* Every event the fast path leaves: the header checked field by field. */
@@ -178,7 +191,7 @@ static __attribute__((noinline)) int next_slow(tc_ovni_stream *s, tc_ovni_event 
             end(s);
             return 0;
         }
-        return truncated(s, pos, TC_OVNI_EVENT_HEADER_SIZE, "an event's 12-byte header");
+        return truncated(s, NULL, pos, TC_OVNI_EVENT_HEADER_SIZE, "an event's 12-byte header");
     }
     ev->offset = pos;
     ev->flags = b[0] & 0xf0u;
@@ -239,10 +252,12 @@ static __attribute__((noinline)) int next_slow(tc_ovni_stream *s, tc_ovni_event 
         ev->payload_len = ev->size_code ? ev->size_code + 1u : 0u;
         const uint8_t *p = tc_need(r, ev->payload_len);
         if (!p)
-            return truncated(s, pos, TC_OVNI_EVENT_HEADER_SIZE + ev->payload_len, "an event");
+            return truncated(s, ev, pos, TC_OVNI_EVENT_HEADER_SIZE + ev->payload_len, "an event");
         ev->payload = p;
         tc_advance(r, ev->payload_len);
         s->count++;
+        if (TC_FIELDS_ON(s->d))
+            tc_ovni_show_event(s->d, ev, tc_pos(r));
         return 1;
     }
 
@@ -251,9 +266,10 @@ static __attribute__((noinline)) int next_slow(tc_ovni_stream *s, tc_ovni_event 
         tc_report(s->d, TC_RULE_OVNI_JUMBO_SIZE_CODE, pos, 1,
                   "jumbo event %s has size code %u; jumbo events have 3 (a 4-byte size)",
                   ev->mcv, ev->size_code);
+    ev->payload_len = 0; /* not known before its size is read */
     const uint8_t *p = tc_need(r, 4);
     if (!p)
-        return truncated(s, pos, TC_OVNI_EVENT_HEADER_SIZE + 4, "a jumbo event's size");
+        return truncated(s, ev, pos, TC_OVNI_EVENT_HEADER_SIZE + 4, "a jumbo event's size");
     uint32_t size = tc_rd32(p, s->be);
     ev->payload_len = size;
     tc_advance(r, 4);
@@ -268,6 +284,8 @@ static __attribute__((noinline)) int next_slow(tc_ovni_stream *s, tc_ovni_event 
             ev->payload = p;
             tc_advance(r, size);
             s->count++;
+            if (TC_FIELDS_ON(s->d))
+                tc_ovni_show_event(s->d, ev, tc_pos(r));
             return 1;
         }
     }
@@ -279,10 +297,14 @@ static __attribute__((noinline)) int next_slow(tc_ovni_stream *s, tc_ovni_event 
                          "jumbo event %s announces %" PRIu32 " bytes, but the stream ends %" PRIu64
                          " bytes after its size",
                          ev->mcv, size, got);
+        if (TC_FIELDS_ON(s->d))
+            tc_ovni_show_event(s->d, ev, tc_pos(r));
         s->done = 1;
         s->cut = 1;
         return 0;
     }
     s->count++;
+    if (TC_FIELDS_ON(s->d))
+        tc_ovni_show_event(s->d, ev, tc_pos(r));
     return 1;
 }
