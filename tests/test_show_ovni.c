@@ -163,8 +163,12 @@ static void test_by_record(void)
 static void test_past_the_end(void)
 {
     char *path = sample(0);
-    EXPECT_VIEW(view(path, at(105), 0), REC4_HEAD(">") REC4_FIELDS);
-    EXPECT_VIEW(view(path, at(5000), 1), REC3_HEAD(" ") REC3_FIELDS REC4_HEAD(">") REC4_FIELDS);
+    EXPECT_VIEW(view(path, at(105), 0),
+                "  (no record holds byte 105; record 4 is the last that starts before it)\n"
+                REC4_HEAD(">") REC4_FIELDS);
+    EXPECT_VIEW(view(path, at(5000), 1),
+                "  (no record holds byte 5000; record 4 is the last that starts before it)\n"
+                REC3_HEAD(" ") REC3_FIELDS REC4_HEAD(">") REC4_FIELDS);
     free(path);
 }
 
