@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../parsers/common/show.h"
 #include "cli.h"
@@ -108,6 +109,10 @@ int cmd_show(int argc, char **argv)
         return cli_usage_error("show", "one of --at OFFSET and --record N is needed");
     t.by_record = have_record;
     const char *path = argv[optind];
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return cli_usage_error("show", "%s is a directory: name one file of the trace (an ovni "
+                               "stream's stream.obs or stream.json, as findings do)", path);
     tc_check_opts copts = {.options = &opt};
     tc_error err = TC_ERROR_INIT;
     if (tc_show(path, NULL, &copts, (unsigned)context, &t, 1, &err) != 0) {

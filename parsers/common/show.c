@@ -13,7 +13,7 @@
 #define RECORD_BYTES 4096
 /* Bytes shown in a hex field's column, and characters of a text field. */
 #define HEX_SHOWN 8
-#define TEXT_SHOWN 40
+#define TEXT_SHOWN 32 /* the column's width: longer text ends in "..." */
 
 /* A growing string. */
 typedef struct text {
@@ -165,23 +165,26 @@ static void line_col(const record_bytes *b, uint64_t rec_pos, uint64_t pos, uint
 
 static void text_column(text *t, const record_bytes *b, uint64_t rec_pos, const tc_field *x)
 {
-    uint64_t line, col;
+    uint64_t line, col, end_line, end_col;
     line_col(b, rec_pos, x->pos, &line, &col);
-    char where[48], quoted[TEXT_SHOWN + 8];
-    snprintf(where, sizeof where, "%" PRIu64 ":%" PRIu64 "-%" PRIu64, line, col,
-             col + (x->len ? x->len - 1 : 0));
+    line_col(b, rec_pos, x->pos + (x->len ? x->len - 1 : 0), &end_line, &end_col);
+    char where[64], quoted[TEXT_SHOWN + 8];
+    if (end_line == line) /* "3:5-17" */
+        snprintf(where, sizeof where, "%" PRIu64 ":%" PRIu64 "-%" PRIu64, line, col, end_col);
+    else /* a value over several lines: "3:5-6:2" */
+        snprintf(where, sizeof where, "%" PRIu64 ":%" PRIu64 "-%" PRIu64 ":%" PRIu64, line, col,
+                 end_line, end_col);
     size_t n = 0;
-    for (uint64_t i = 0; i < x->len && n + 5 < sizeof quoted; i++) {
+    uint64_t shown = x->len <= TEXT_SHOWN ? x->len : TEXT_SHOWN - 3;
+    for (uint64_t i = 0; i < shown; i++) {
         uint64_t at = x->pos + i - rec_pos;
         if (x->pos + i < rec_pos || at >= b->n)
             break;
         uint8_t ch = b->p[at];
-        if (n >= TEXT_SHOWN - 1 && i + 1 < x->len) {
-            n += (size_t)snprintf(quoted + n, sizeof quoted - n, "...");
-            break;
-        }
         quoted[n++] = (char)(ch >= 0x20 && ch < 0x7f ? ch : '.');
     }
+    if (shown < x->len)
+        n += (size_t)snprintf(quoted + n, sizeof quoted - n, "...");
     quoted[n] = '\0';
     put(t, "  %-14s %-32s", where, quoted);
 }
