@@ -236,8 +236,46 @@ static void test_drawn(void)
         free(k[i].known);
 }
 
+/* A class where tracecheck rejects and the tool accepts is known when the
+ * suite has an i_ case that tracecheck rejects for exactly its rules: the
+ * readers may disagree there. An n_ case of the same rules is not enough
+ * (only the tool's expected-failure list makes that known). */
+static void test_implementation_defined(void)
+{
+    tc_gen_class k[3] = {
+        {.key = "a", .verdict = TC_VERDICT_REJECT, .rules = "OVNI-META-VERSION",
+         .answer = "accept"},
+        {.key = "b", .verdict = TC_VERDICT_REJECT, .rules = "OVNI-META-LOOM",
+         .answer = "accept"},
+        {.key = "c", .verdict = TC_VERDICT_REJECT, .rules = "OVNI-META-VERSION",
+         .answer = "reject: ovniemu: ERROR: something else"},
+    };
+    const tc_rule_info *version = tc_rule_find("OVNI-META-VERSION");
+    const tc_rule_info *loom = tc_rule_find("OVNI-META-LOOM");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(version);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(loom);
+    tc_conf_case cases[2] = {
+        {.name = "i_ovni_meta_version_3_0", .verdict = TC_VERDICT_REJECT,
+         .errors = {.r = &version, .n = 1}},
+        {.name = "n_ovni_meta_loom_slash", .verdict = TC_VERDICT_REJECT,
+         .errors = {.r = &loom, .n = 1}},
+    };
+    tc_conf_suite suite = {.cases = cases, .count = 2};
+    tc_conf_xfail x = {0};
+    tc_gen_conf_run run = {.classes = k, .nclasses = 3};
+    tc_gen_conf_mark_known(&run, &x, &suite);
+    CU_ASSERT_EQUAL(run.nnew, 2);
+    CU_ASSERT_STRING_EQUAL(run.classes[0].key, "b");
+    CU_ASSERT_STRING_EQUAL(run.classes[1].key, "c");
+    CU_ASSERT_STRING_EQUAL(run.classes[2].key, "a");
+    CU_ASSERT_STRING_EQUAL(run.classes[2].known, "i_ovni_meta_version_3_0");
+    for (int i = 0; i < 3; i++)
+        free(k[i].known);
+}
+
 static const tu_test tests[] = {
     {"@drawn: classes known by how their traces were drawn", test_drawn},
+    {"an i_ case makes a class of its rules known", test_implementation_defined},
     {"an expected-failure entry records a class, or not", test_entry_matches},
     {"values in a message become N, C, ID, 'V' and PATH", test_values},
     {"one message with other values is one class", test_one_class},

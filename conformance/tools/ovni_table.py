@@ -609,6 +609,14 @@ def meta_version_3_0():
     return t, (JSON, text.index('3,'))
 
 
+@hand('i_ovni_meta_finished_1_0', 'metadata "ovni.finished": 1.0, a number equal to 1 but not the '
+      'integer 1', errors=['OVNI-META-FINISHED'],
+      ruling='ruling 6: finished is the JSON integer 1; libovni reads 1.0 as 1')
+def meta_finished_1_0():
+    t, (name, at) = edit_json(with_meta(), '"finished": 1', '"finished": 1.0')
+    return t, (name, at + len('"finished": '))
+
+
 @hand('i_ovni_part_not_thread', 'a stream whose ovni.part is "process", without tid, pid or loom, '
       'beside a thread stream', ruling='ruling 6: only thread streams need tid, pid and loom; '
       'libovni ignores streams of other parts')
@@ -1162,6 +1170,17 @@ def meta_tid_0():
             meta(tid=0, pid=PID, loom=LOOM, cpus=4))
     rel = 'loom.%s/proc.%d/thread.0/stream.json' % (LOOM, PID)
     return t, (rel, t[rel].decode().index('"tid": 0') + len('"tid": '))
+
+
+@hand('n_ovni_meta_loom_nul', 'ovni.loom "node1\\u0000x": a loom name cannot hold a NUL (it names a '
+      'directory; a reader of C strings sees "node1")', errors=['OVNI-META-LOOM'], ruling='ruling 6')
+def meta_loom_nul():
+    t = with_meta()
+    text = t[JSON].decode()
+    old = '"loom": "%s"' % LOOM
+    at = text.index(old) + len('"loom": ')
+    t[JSON] = (text[:at] + '"%s\\u0000x"' % LOOM + text[at + len(LOOM) + 2:]).encode()
+    return t, (JSON, at)
 
 
 @hand('n_ovni_meta_loom_slash', 'ovni.loom "rack2/node7": a loom name cannot hold \'/\' (it names '
