@@ -3,6 +3,7 @@
 #define TC_CLI_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../parsers/common/options.h"
 #include "tracecheck/tracecheck.h"
@@ -69,6 +70,24 @@ void cli_paths_free(cli_paths *p);
 struct tc_report_input;
 void cli_show_findings(struct tc_report_input *kept, const tc_options *opt, unsigned max);
 void cli_show_findings_free(struct tc_report_input *kept);
+
+/* ---- validate --shard K/N (shard.c) ---- */
+
+#define CLI_FNV1A_BASIS 0xcbf29ce484222325u
+#define CLI_SHARDS_MAX 1000000u
+
+/* FNV-1a 64 of n bytes, continuing h (CLI_FNV1A_BASIS to start). */
+uint64_t cli_fnv1a(uint64_t h, const void *data, size_t n);
+/* Of the string and its terminating NUL. */
+uint64_t cli_fnv1a_str(uint64_t h, const char *s);
+/* The shard (1 to count) of an input: FNV-1a 64 of its path, its NUL
+ * included, modulo count, plus 1. */
+unsigned cli_shard_of(const char *path, unsigned count);
+/* Parses --shard K/N; 0, or EXIT_TROUBLE after a usage message naming cmd. */
+int cli_parse_shard(const char *cmd, const char *arg, unsigned *index, unsigned *count);
+
+/* tracecheck report merge (cmd_report.c). */
+int cmd_report(int argc, char **argv);
 
 /* The CPUs the process may run on (1 to 256): the default of -j. */
 unsigned cli_cpus(void);
