@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "../parsers/common/options.h"
+#include "../reports/report.h"
 #include "tracecheck/tracecheck.h"
 
 int cmd_validate(int argc, char **argv);
@@ -85,6 +86,33 @@ uint64_t cli_fnv1a_str(uint64_t h, const char *s);
 unsigned cli_shard_of(const char *path, unsigned count);
 /* Parses --shard K/N; 0, or EXIT_TROUBLE after a usage message naming cmd. */
 int cli_parse_shard(const char *cmd, const char *arg, unsigned *index, unsigned *count);
+
+/* ---- where reports go (report_dest.c): validate and report merge ---- */
+
+typedef struct cli_report_dest {
+    const char *output;     /* -o FILE: the one report there */
+    const char *report_dir; /* --report-dir DIR: DIR/validate.EXT, text on stdout */
+    const char *color;      /* --color: auto (NULL), always, never */
+    const char *docs_uri;   /* --docs-uri */
+    int want[TC_REPORT__COUNT], nwant; /* --report kinds */
+    int quiet, rule_summary;           /* -q, --rule-summary (1, 0 auto, -1) */
+    const tc_report_shard *shard;      /* the JSON report's shard, or NULL */
+    FILE *files[TC_REPORT__COUNT + 1]; /* opened, to close */
+    char *paths[TC_REPORT__COUNT + 1];
+    size_t nfiles;
+} cli_report_dest;
+
+/* --report LIST (comma-separated kinds) into d; 0, or EXIT_TROUBLE after a
+ * usage message naming cmd. */
+int cli_report_kinds(const char *cmd, const char *list, cli_report_dest *d);
+/* -o and --report-dir together, or several kinds without --report-dir:
+ * EXIT_TROUBLE after a usage message; else 0. */
+int cli_report_dest_check(const char *cmd, const cli_report_dest *d);
+/* Adds d's writers to set; -1 after a message when a file cannot be made. */
+int cli_reports_open(tc_report_set *set, cli_report_dest *d);
+/* Closes d's files and flushes standard output; -1 after a message when
+ * one could not be written. */
+int cli_reports_close(cli_report_dest *d);
 
 /* tracecheck report merge (cmd_report.c). */
 int cmd_report(int argc, char **argv);

@@ -7,7 +7,6 @@
  * With --shard K/N only the inputs of shard K are checked and reported
  * (cli/shard.c); `tracecheck report merge` joins the shards' JSON reports. */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -18,7 +17,6 @@
 #include <unistd.h>
 
 #include "../parsers/common/check.h"
-#include "../parsers/common/mkdirs.h"
 #include "../parsers/common/split.h"
 #include "../reports/report.h"
 #include "cli.h"
@@ -584,88 +582,26 @@ static int run_parallel(runner *u, jobs *j, const tc_options *opt, unsigned nthr
     return 0;
 }
 
-/* Where the reports go: one to -o FILE or standard output, or files in
- * --report-dir with the text report on standard output as well. */
+/* The options of a run besides those of the check itself. */
 typedef struct outputs {
-    const char *output, *report_dir, *color, *docs_uri;
-    int want[TC_REPORT__COUNT], nwant;
-    int quiet, rule_summary;
-    int fail_on_warning; /* --fail-on warning */
-    unsigned jobs; /* 0: one per CPU */
-    unsigned show; /* --show: findings drawn per input; 0: none */
+    cli_report_dest dest; /* where the reports go */
+    int fail_on_warning;  /* --fail-on warning */
+    unsigned jobs;        /* 0: one per CPU */
+    unsigned show;        /* --show: findings drawn per input; 0: none */
     unsigned long long split_min;
     tc_report_shard shard; /* --shard K/N; count 0: the whole run */
 } outputs;
 
-typedef struct open_file {
-    FILE *f;
-    char *path;
-} open_file;
-
-/* Opens every report of o into set; the files to close go to files. */
-static int open_reports(tc_report_set *set, const outputs *o, open_file *files, size_t *nfiles)
-{
-    tc_report_opts ropts = {.docs_uri = o->docs_uri, .rule_summary = o->rule_summary,
-                            .shard = o->shard.count ? &o->shard : NULL};
-    if (o->report_dir) {
-        if (tc_mkdirs(o->report_dir) != 0) {
-            fprintf(stderr, "tracecheck: cannot create %s: %s\n", o->report_dir, strerror(errno));
-            return -1;
-        }
-        for (int k = 0; k < TC_REPORT__COUNT; k++) {
-            if (o->nwant && !o->want[k])
-                continue;
-            size_t n = strlen(o->report_dir) + 32;
-            char *path = malloc(n);
-            if (!path)
-                return -1;
-            snprintf(path, n, "%s/validate.%s", o->report_dir,
-                     tc_report_kind_extension((tc_report_kind)k));
-            FILE *f = fopen(path, "w");
-            if (!f) {
-                perror(path);
-                free(path);
-                return -1;
-            }
-            files[(*nfiles)++] = (open_file){f, path};
-            if (tc_report_set_add(set, (tc_report_kind)k, f, &ropts) != 0)
-                return -1;
-        }
-    }
-    tc_report_kind kind = TC_REPORT_TEXT;
-    for (int k = 0; !o->report_dir && k < TC_REPORT__COUNT; k++)
-        if (o->want[k])
-            kind = (tc_report_kind)k;
-    FILE *out = stdout;
-    if (o->output) {
-        if (!(out = fopen(o->output, "w"))) {
-            perror(o->output);
-            return -1;
-        }
-        char *path = strdup(o->output);
-        files[(*nfiles)++] = (open_file){out, path};
-    }
-    ropts.quiet = o->quiet;
-    ropts.color = kind == TC_REPORT_TEXT &&
-                  (!strcmp(o->color, "always") || (!strcmp(o->color, "auto") && !o->output &&
-                                                   isatty(fileno(out)) && !getenv("NO_COLOR")));
-    return tc_report_set_add(set, kind, out, &ropts);
-}
-
 static int run(char **args, const int *group, int nargs, const char **pairs, int npairs,
                int autopair, tc_options *opt, outputs *o)
 {
-    open_file files[TC_REPORT__COUNT + 1];
-    size_t nfiles = 0;
     tc_report_set set;
     runner u = {.show = o->show, .set = &set, .status = EXIT_VALID};
-    if (tc_report_set_init(&set) != 0 || open_reports(&set, o, files, &nfiles) != 0) {
+    o->dest.shard = o->shard.count ? &o->shard : NULL;
+    if (tc_report_set_init(&set) != 0 || cli_reports_open(&set, &o->dest) != 0) {
         tc_report_totals none = {.exit_status = EXIT_TROUBLE};
         tc_report_set_close(&set, &none);
-        for (size_t i = 0; i < nfiles; i++) {
-            fclose(files[i].f);
-            free(files[i].path);
-        }
+        cli_reports_close(&o->dest);
         return EXIT_TROUBLE;
     }
 
@@ -717,14 +653,7 @@ static int run(char **args, const int *group, int nargs, const char **pairs, int
     free(all.v);
     plan_free(&p);
     cli_paths_free(&paths);
-    for (size_t i = 0; i < nfiles; i++) {
-        if (fclose(files[i].f) != 0) {
-            perror(files[i].path);
-            u.status = EXIT_TROUBLE;
-        }
-        free(files[i].path);
-    }
-    if (fflush(stdout) != 0)
+    if (cli_reports_close(&o->dest) != 0)
         u.status = EXIT_TROUBLE;
     return u.status;
 }
@@ -766,7 +695,7 @@ int cmd_validate(int argc, char **argv)
     cli_format_longopts(longopts, sizeof options / sizeof options[0] - 1,
                         sizeof longopts / sizeof longopts[0]);
     tc_options opt = TC_OPTIONS_INIT;
-    outputs o = {.color = "auto", .split_min = TC_SPLIT_DEFAULT_MIN};
+    outputs o = {.dest.color = "auto", .split_min = TC_SPLIT_DEFAULT_MIN};
     int c, autopair = 1;
     unsigned long long n;
     /* The inputs in order, each with the --pair before it (the leading '-'
@@ -805,25 +734,12 @@ int cmd_validate(int argc, char **argv)
             pairs[npairs++] = current = empty_pair = optarg;
             break;
         case 'N': autopair = 0; break;
-        case 'r': {
-            /* Comma-separated kinds, each counted once. */
-            char list[256];
-            snprintf(list, sizeof list, "%s", optarg);
-            for (char *save = NULL, *k = strtok_r(list, ",", &save); k;
-                 k = strtok_r(NULL, ",", &save)) {
-                tc_report_kind kind = tc_report_kind_from_name(k);
-                if (kind == TC_REPORT__COUNT) {
-                    status = cli_usage_error("validate", "unknown report '%s' (text, json, junit, "
-                                             "sarif, tap, markdown, html)", k);
-                    goto done;
-                }
-                o.nwant += !o.want[kind];
-                o.want[kind] = 1;
-            }
+        case 'r':
+            if (cli_report_kinds("validate", optarg, &o.dest) != 0)
+                goto done;
             break;
-        }
-        case 'D': o.report_dir = optarg; break;
-        case 'U': o.docs_uri = optarg; break;
+        case 'D': o.dest.report_dir = optarg; break;
+        case 'U': o.dest.docs_uri = optarg; break;
         case 'F':
             if (strcmp(optarg, "error") && strcmp(optarg, "warning")) {
                 status = cli_usage_error("validate", "--fail-on takes error or warning, not '%s'",
@@ -853,17 +769,17 @@ int cmd_validate(int argc, char **argv)
             break;
         case 'S':
             if (!strcmp(optarg, "auto"))
-                o.rule_summary = 0;
+                o.dest.rule_summary = 0;
             else if (!strcmp(optarg, "always"))
-                o.rule_summary = 1;
+                o.dest.rule_summary = 1;
             else if (!strcmp(optarg, "never"))
-                o.rule_summary = -1;
+                o.dest.rule_summary = -1;
             else {
                 status = cli_usage_error("validate", "--rule-summary takes auto, always or never");
                 goto done;
             }
             break;
-        case 'o': o.output = optarg; break;
+        case 'o': o.dest.output = optarg; break;
         case 'p': opt.pedantic = 1; break;
         case 'm':
             if (tc_parse_size(optarg, &n) != 0 || n == 0 || n > 1000000) {
@@ -878,9 +794,9 @@ int cmd_validate(int argc, char **argv)
                 status = cli_usage_error("validate", "--color takes auto, always or never");
                 goto done;
             }
-            o.color = optarg;
+            o.dest.color = optarg;
             break;
-        case 'q': o.quiet = 1; break;
+        case 'q': o.dest.quiet = 1; break;
         case 'W':
             o.show = CLI_SHOW_PER_INPUT;
             if (optarg && (tc_parse_size(optarg, &n) != 0 || n < 1 || n > 64)) {
@@ -927,15 +843,8 @@ int cmd_validate(int argc, char **argv)
                     : cli_usage_error("validate", "--pair: no format takes a companion");
         goto done;
     }
-    if (o.report_dir && o.output) {
-        status = cli_usage_error("validate", "--report-dir and -o exclude each other: the text "
-                                 "report goes to standard output, the others to the directory");
+    if ((status = cli_report_dest_check("validate", &o.dest)) != 0)
         goto done;
-    }
-    if (!o.report_dir && o.nwant > 1) {
-        status = cli_usage_error("validate", "several --report kinds need --report-dir");
-        goto done;
-    }
     /* A format given leaves automatic pairing to its own inputs. */
     autopair &= !forced || forced->companion != NULL;
     o.shard.options = fingerprint;
