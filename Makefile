@@ -109,6 +109,7 @@ include tests/producers/producers.mk
 include tests/real-traces/real-traces.mk
 include tests/split/split.mk
 include tests/ci/ci.mk
+include tests/shards/shards.mk
 include parsers/install.mk
 include reports/reports.mk
 include tests/deb/deb.mk

@@ -90,3 +90,7 @@ ensure-deps:
 	        echo "make: missing Debian packages: $$missing (run 'make deps' as root)" >&2; exit 1; \
 	    fi; \
 	fi
+
+# parallel (GNU parallel) runs the example of docs/examples/parallel.sh in
+# make check (check-shards, docs/distributed.md).
+DEB_PACKAGES += parallel

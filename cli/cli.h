@@ -3,8 +3,10 @@
 #define TC_CLI_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../parsers/common/options.h"
+#include "../reports/report.h"
 #include "tracecheck/tracecheck.h"
 
 int cmd_validate(int argc, char **argv);
@@ -69,6 +71,51 @@ void cli_paths_free(cli_paths *p);
 struct tc_report_input;
 void cli_show_findings(struct tc_report_input *kept, const tc_options *opt, unsigned max);
 void cli_show_findings_free(struct tc_report_input *kept);
+
+/* ---- validate --shard K/N (shard.c) ---- */
+
+#define CLI_FNV1A_BASIS 0xcbf29ce484222325u
+#define CLI_SHARDS_MAX 1000000u
+
+/* FNV-1a 64 of n bytes, continuing h (CLI_FNV1A_BASIS to start). */
+uint64_t cli_fnv1a(uint64_t h, const void *data, size_t n);
+/* Of the string and its terminating NUL. */
+uint64_t cli_fnv1a_str(uint64_t h, const char *s);
+/* The shard (1 to count) of an input: FNV-1a 64 of its path, its NUL
+ * included, modulo count, plus 1. */
+unsigned cli_shard_of(const char *path, unsigned count);
+/* Parses --shard K/N; 0, or EXIT_TROUBLE after a usage message naming cmd. */
+int cli_parse_shard(const char *cmd, const char *arg, unsigned *index, unsigned *count);
+
+/* ---- where reports go (report_dest.c): validate and report merge ---- */
+
+typedef struct cli_report_dest {
+    const char *output;     /* -o FILE: the one report there */
+    const char *report_dir; /* --report-dir DIR: DIR/validate.EXT, text on stdout */
+    const char *color;      /* --color: auto (NULL), always, never */
+    const char *docs_uri;   /* --docs-uri */
+    int want[TC_REPORT__COUNT], nwant; /* --report kinds */
+    int quiet, rule_summary;           /* -q, --rule-summary (1, 0 auto, -1) */
+    const tc_report_shard *shard;      /* the JSON report's shard, or NULL */
+    FILE *files[TC_REPORT__COUNT + 1]; /* opened, to close */
+    char *paths[TC_REPORT__COUNT + 1];
+    size_t nfiles;
+} cli_report_dest;
+
+/* --report LIST (comma-separated kinds) into d; 0, or EXIT_TROUBLE after a
+ * usage message naming cmd. */
+int cli_report_kinds(const char *cmd, const char *list, cli_report_dest *d);
+/* -o and --report-dir together, or several kinds without --report-dir:
+ * EXIT_TROUBLE after a usage message; else 0. */
+int cli_report_dest_check(const char *cmd, const cli_report_dest *d);
+/* Adds d's writers to set; -1 after a message when a file cannot be made. */
+int cli_reports_open(tc_report_set *set, cli_report_dest *d);
+/* Closes d's files and flushes standard output; -1 after a message when
+ * one could not be written. */
+int cli_reports_close(cli_report_dest *d);
+
+/* tracecheck report merge (cmd_report.c). */
+int cmd_report(int argc, char **argv);
 
 /* The CPUs the process may run on (1 to 256): the default of -j. */
 unsigned cli_cpus(void);

@@ -3,9 +3,10 @@
  * companion (a DCFG-trace: its DCFG, spec/dcfg.md, rulings 13 and 20) is
  * checked against the one given with --pair, or the one found next to it by
  * name. With -j N the inputs are checked in N threads; their findings are
- * kept and reported in input order, so the reports do not depend on N. */
+ * kept and reported in input order, so the reports do not depend on N.
+ * With --shard K/N only the inputs of shard K are checked and reported
+ * (cli/shard.c); `tracecheck report merge` joins the shards' JSON reports. */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -16,7 +17,6 @@
 #include <unistd.h>
 
 #include "../parsers/common/check.h"
-#include "../parsers/common/mkdirs.h"
 #include "../parsers/common/split.h"
 #include "../reports/report.h"
 #include "cli.h"
@@ -70,6 +70,10 @@ static void help(void)
          "                       records or streams shared out); the reports are the\n"
          "                       same for every N (no progress line when inputs are\n"
          "                       checked at once)\n"
+         "      --shard K/N      check only shard K of N (1 <= K <= N): the inputs whose\n"
+         "                       path hashes to K (FNV-1a 64 modulo N), a DCFG-trace\n"
+         "                       with its DCFG; the same on every machine; join the\n"
+         "                       shards' JSON reports with 'tracecheck report merge'\n"
          "      --split-min SIZE the smallest part of one input a thread takes (default\n"
          "                       32M; K, M, G suffixes); 0: one thread per input\n"
          "      --pedantic       also report pedantic notes (non-zero reserved bytes ...)\n"
@@ -252,6 +256,9 @@ typedef struct job {
     tc_error error;        /* why rc is 2 */
     tc_report_input kept;  /* its findings, when checked in a worker */
     int done;
+    uint64_t ordinal;      /* its place in the whole run, from 1 (--shard) */
+    int silent;            /* a companion loaded for this shard's traces, reported
+                              by another shard: neither reported nor counted */
 } job;
 
 typedef struct jobs {
@@ -270,6 +277,15 @@ static int add_job(jobs *j, const char *path, int mode, comp_slot *slot, int exp
         j->cap = cap;
     }
     j->v[j->n++] = (job){.path = path, .mode = mode, .slot = slot, .explicit = explicit};
+    return 0;
+}
+
+static int keep_job(jobs *j, const job *jb)
+{
+    if (add_job(j, jb->path, jb->mode, jb->slot, jb->explicit) != 0)
+        return -1;
+    j->v[j->n - 1].ordinal = jb->ordinal;
+    j->v[j->n - 1].silent = jb->silent;
     return 0;
 }
 
@@ -294,6 +310,74 @@ static int make_jobs(jobs *j, plan *p, const cli_paths *paths)
     return 0;
 }
 
+/* ---- --shard K/N ---- */
+
+/* The jobs of shard sh->index out of all (every job of the whole run, in
+ * order), into mine. An input's shard is its path's (cli_shard_of); a
+ * companion's is that of its first trace, so that a DCFG and a DCFG-trace
+ * are judged in one shard, or its own path's when it pairs no trace. A
+ * shard with a trace whose companion another shard reports loads the
+ * companion silently first. The slots' users are counted again for mine. */
+static int shard_jobs(jobs *mine, const jobs *all, plan *p, const tc_report_shard *sh)
+{
+    unsigned *of = calloc(all->n + 1, sizeof *of);
+    unsigned *first = calloc(p->nslots + 1, sizeof *first);
+    char *here = calloc(p->nslots + 1, 1);
+    int rc = of && first && here ? 0 : -1;
+    /* Backwards: a companion's load comes before its first trace. */
+    for (size_t i = all->n; rc == 0 && i-- > 0;) {
+        const job *jb = &all->v[i];
+        size_t slot = jb->slot ? (size_t)(jb->slot - p->slots) : 0;
+        if (jb->mode != RUN_LOAD_COMPANION)
+            of[i] = cli_shard_of(jb->path, sh->count);
+        else
+            of[i] = first[slot] ? first[slot] : cli_shard_of(jb->path, sh->count);
+        if (jb->mode == RUN_PAIRED)
+            first[slot] = of[i];
+    }
+    for (size_t s = 0; s < p->nslots; s++)
+        p->slots[s].users = 0;
+    for (size_t i = 0; rc == 0 && i < all->n; i++) {
+        job jb = all->v[i];
+        jb.ordinal = i + 1;
+        size_t slot = jb.slot ? (size_t)(jb.slot - p->slots) : 0;
+        if (of[i] != sh->index)
+            continue;
+        if (jb.mode == RUN_PAIRED && !here[slot]) {
+            job load = {.path = jb.slot->path, .mode = RUN_LOAD_COMPANION, .slot = jb.slot,
+                        .silent = 1};
+            rc = keep_job(mine, &load);
+        }
+        if (jb.mode != RUN_CHECK)
+            here[slot] = 1;
+        if (jb.mode == RUN_PAIRED)
+            jb.slot->users++;
+        if (rc == 0)
+            rc = keep_job(mine, &jb);
+    }
+    free(of);
+    free(first);
+    free(here);
+    return rc;
+}
+
+/* FNV-1a 64 of every input of the whole run, in order: shards that found
+ * different files (another tree, another machine) do not merge. */
+static uint64_t paths_fingerprint(const jobs *all)
+{
+    uint64_t h = CLI_FNV1A_BASIS;
+    for (size_t i = 0; i < all->n; i++)
+        h = cli_fnv1a_str(h, all->v[i].path);
+    return h;
+}
+
+/* A companion's findings when its load is silent: dropped. */
+static void drop_diag(void *user, const tc_diag *d)
+{
+    (void)user;
+    (void)d;
+}
+
 /* How many threads check one input, and the smallest part each takes. */
 typedef struct split_plan {
     unsigned threads;
@@ -306,7 +390,7 @@ static void run_job(job *jb, const tc_options *base, void (*on_diag)(void *, con
                     void *user, cli_progress *progress, const split_plan *sp)
 {
     tc_options opt = *base;
-    opt.on_diag = on_diag;
+    opt.on_diag = jb->silent ? drop_diag : on_diag;
     opt.user = user;
     tc_check_opts copts = {.options = &opt, .threads = sp->threads, .split_min = sp->min};
     if (progress) {
@@ -381,6 +465,13 @@ static void run_serial(runner *u, jobs *j, const tc_options *opt, const split_pl
     for (size_t i = 0; i < j->n; i++) {
         job *jb = &j->v[i];
         char why[400];
+        if (jb->silent) {
+            run_job(jb, opt, drop_diag, NULL, &progress, sp);
+            tc_error_free(&jb->error);
+            job_finished(jb);
+            continue;
+        }
+        u->set->ordinal = jb->ordinal;
         if (u->show) {
             /* The findings are kept, drawn, then reported. */
             run_job(jb, opt, tc_report_input_collect, &jb->kept, &progress, sp);
@@ -464,6 +555,12 @@ static int run_parallel(runner *u, jobs *j, const tc_options *opt, unsigned nthr
         while (!jb->done)
             pthread_cond_wait(&p.changed, &p.lock);
         pthread_mutex_unlock(&p.lock);
+        if (jb->silent) {
+            tc_error_free(&jb->error);
+            tc_report_input_free(&jb->kept);
+            continue;
+        }
+        u->set->ordinal = jb->ordinal;
         if (jb->kept.oom)
             fprintf(stderr, "tracecheck: out of memory: some findings of %s are not reported\n",
                     jb->path);
@@ -485,86 +582,26 @@ static int run_parallel(runner *u, jobs *j, const tc_options *opt, unsigned nthr
     return 0;
 }
 
-/* Where the reports go: one to -o FILE or standard output, or files in
- * --report-dir with the text report on standard output as well. */
+/* The options of a run besides those of the check itself. */
 typedef struct outputs {
-    const char *output, *report_dir, *color, *docs_uri;
-    int want[TC_REPORT__COUNT], nwant;
-    int quiet, rule_summary;
-    int fail_on_warning; /* --fail-on warning */
-    unsigned jobs; /* 0: one per CPU */
-    unsigned show; /* --show: findings drawn per input; 0: none */
+    cli_report_dest dest; /* where the reports go */
+    int fail_on_warning;  /* --fail-on warning */
+    unsigned jobs;        /* 0: one per CPU */
+    unsigned show;        /* --show: findings drawn per input; 0: none */
     unsigned long long split_min;
+    tc_report_shard shard; /* --shard K/N; count 0: the whole run */
 } outputs;
 
-typedef struct open_file {
-    FILE *f;
-    char *path;
-} open_file;
-
-/* Opens every report of o into set; the files to close go to files. */
-static int open_reports(tc_report_set *set, const outputs *o, open_file *files, size_t *nfiles)
-{
-    tc_report_opts ropts = {.docs_uri = o->docs_uri, .rule_summary = o->rule_summary};
-    if (o->report_dir) {
-        if (tc_mkdirs(o->report_dir) != 0) {
-            fprintf(stderr, "tracecheck: cannot create %s: %s\n", o->report_dir, strerror(errno));
-            return -1;
-        }
-        for (int k = 0; k < TC_REPORT__COUNT; k++) {
-            if (o->nwant && !o->want[k])
-                continue;
-            size_t n = strlen(o->report_dir) + 32;
-            char *path = malloc(n);
-            if (!path)
-                return -1;
-            snprintf(path, n, "%s/validate.%s", o->report_dir,
-                     tc_report_kind_extension((tc_report_kind)k));
-            FILE *f = fopen(path, "w");
-            if (!f) {
-                perror(path);
-                free(path);
-                return -1;
-            }
-            files[(*nfiles)++] = (open_file){f, path};
-            if (tc_report_set_add(set, (tc_report_kind)k, f, &ropts) != 0)
-                return -1;
-        }
-    }
-    tc_report_kind kind = TC_REPORT_TEXT;
-    for (int k = 0; !o->report_dir && k < TC_REPORT__COUNT; k++)
-        if (o->want[k])
-            kind = (tc_report_kind)k;
-    FILE *out = stdout;
-    if (o->output) {
-        if (!(out = fopen(o->output, "w"))) {
-            perror(o->output);
-            return -1;
-        }
-        char *path = strdup(o->output);
-        files[(*nfiles)++] = (open_file){out, path};
-    }
-    ropts.quiet = o->quiet;
-    ropts.color = kind == TC_REPORT_TEXT &&
-                  (!strcmp(o->color, "always") || (!strcmp(o->color, "auto") && !o->output &&
-                                                   isatty(fileno(out)) && !getenv("NO_COLOR")));
-    return tc_report_set_add(set, kind, out, &ropts);
-}
-
 static int run(char **args, const int *group, int nargs, const char **pairs, int npairs,
-               int autopair, tc_options *opt, const outputs *o)
+               int autopair, tc_options *opt, outputs *o)
 {
-    open_file files[TC_REPORT__COUNT + 1];
-    size_t nfiles = 0;
     tc_report_set set;
     runner u = {.show = o->show, .set = &set, .status = EXIT_VALID};
-    if (tc_report_set_init(&set) != 0 || open_reports(&set, o, files, &nfiles) != 0) {
+    o->dest.shard = o->shard.count ? &o->shard : NULL;
+    if (tc_report_set_init(&set) != 0 || cli_reports_open(&set, &o->dest) != 0) {
         tc_report_totals none = {.exit_status = EXIT_TROUBLE};
         tc_report_set_close(&set, &none);
-        for (size_t i = 0; i < nfiles; i++) {
-            fclose(files[i].f);
-            free(files[i].path);
-        }
+        cli_reports_close(&o->dest);
         return EXIT_TROUBLE;
     }
 
@@ -582,7 +619,18 @@ static int run(char **args, const int *group, int nargs, const char **pairs, int
             u.status = EXIT_TROUBLE;
         trouble = add_items(&p, paths.count - before, group[i] >= 0 ? pslot[group[i]] : -1) != 0;
     }
-    if (trouble || complete_plan(&p, &paths, autopair, opt) != 0 || make_jobs(&j, &p, &paths)) {
+    jobs all = {0};
+    if (!trouble && o->shard.count) {
+        /* The whole run's jobs, then this shard's; the reports are
+         * written from the first input on, after the shard is known. */
+        trouble = complete_plan(&p, &paths, autopair, opt) != 0 || make_jobs(&all, &p, &paths) ||
+                  shard_jobs(&j, &all, &p, &o->shard) != 0;
+        o->shard.inputs = all.n;
+        o->shard.paths = paths_fingerprint(&all);
+    }
+    if (trouble ||
+        (!o->shard.count && (complete_plan(&p, &paths, autopair, opt) != 0 ||
+                             make_jobs(&j, &p, &paths)))) {
         fprintf(stderr, "tracecheck: out of memory\n");
         u.status = EXIT_TROUBLE;
     } else {
@@ -602,18 +650,20 @@ static int run(char **args, const int *group, int nargs, const char **pairs, int
     tc_report_set_close(&set, &u.totals);
     free(pslot);
     free(j.v);
+    free(all.v);
     plan_free(&p);
     cli_paths_free(&paths);
-    for (size_t i = 0; i < nfiles; i++) {
-        if (fclose(files[i].f) != 0) {
-            perror(files[i].path);
-            u.status = EXIT_TROUBLE;
-        }
-        free(files[i].path);
-    }
-    if (fflush(stdout) != 0)
+    if (cli_reports_close(&o->dest) != 0)
         u.status = EXIT_TROUBLE;
     return u.status;
+}
+
+/* An option (its getopt_long value, as two bytes, so that the hash is the
+ * same on every machine) and its argument, into a fingerprint. */
+static uint64_t hash_option(uint64_t h, int c, const char *arg)
+{
+    unsigned char tag[2] = {(unsigned char)(c & 0xff), (unsigned char)(c >> 8)};
+    return cli_fnv1a_str(cli_fnv1a(h, tag, sizeof tag), arg ? arg : "");
 }
 
 int cmd_validate(int argc, char **argv)
@@ -628,6 +678,7 @@ int cmd_validate(int argc, char **argv)
         {"fail-on", required_argument, NULL, 'F'},
         {"jobs", required_argument, NULL, 'j'},
         {"split-min", required_argument, NULL, 'M'},
+        {"shard", required_argument, NULL, 'K'},
         {"rule-summary", required_argument, NULL, 'S'},
         {"output", required_argument, NULL, 'o'},
         {"pedantic", no_argument, NULL, 'p'},
@@ -644,7 +695,7 @@ int cmd_validate(int argc, char **argv)
     cli_format_longopts(longopts, sizeof options / sizeof options[0] - 1,
                         sizeof longopts / sizeof longopts[0]);
     tc_options opt = TC_OPTIONS_INIT;
-    outputs o = {.color = "auto", .split_min = TC_SPLIT_DEFAULT_MIN};
+    outputs o = {.dest.color = "auto", .split_min = TC_SPLIT_DEFAULT_MIN};
     int c, autopair = 1;
     unsigned long long n;
     /* The inputs in order, each with the --pair before it (the leading '-'
@@ -657,7 +708,13 @@ int cmd_validate(int argc, char **argv)
     if (!args || !pairs || !group)
         goto done;
     optind = 1;
+    /* The options that change what is found or the exit status, and the
+     * inputs, in order: the shards of one run must agree on them. */
+    uint64_t fingerprint = CLI_FNV1A_BASIS;
+    static const char report_only[] = "oDrUjMKScqWh";
     while ((c = getopt_long(argc, argv, "-f:o:j:qh", longopts, NULL)) != -1) {
+        if (c == 1 || c >= CLI_FORMAT_OPTION || !memchr(report_only, c, sizeof report_only - 1))
+            fingerprint = hash_option(fingerprint, c, optarg);
         switch (c) {
         case 1:
             group[nargs] = current ? npairs - 1 : -1;
@@ -677,25 +734,12 @@ int cmd_validate(int argc, char **argv)
             pairs[npairs++] = current = empty_pair = optarg;
             break;
         case 'N': autopair = 0; break;
-        case 'r': {
-            /* Comma-separated kinds, each counted once. */
-            char list[256];
-            snprintf(list, sizeof list, "%s", optarg);
-            for (char *save = NULL, *k = strtok_r(list, ",", &save); k;
-                 k = strtok_r(NULL, ",", &save)) {
-                tc_report_kind kind = tc_report_kind_from_name(k);
-                if (kind == TC_REPORT__COUNT) {
-                    status = cli_usage_error("validate", "unknown report '%s' (text, json, junit, "
-                                             "sarif, tap, markdown, html)", k);
-                    goto done;
-                }
-                o.nwant += !o.want[kind];
-                o.want[kind] = 1;
-            }
+        case 'r':
+            if (cli_report_kinds("validate", optarg, &o.dest) != 0)
+                goto done;
             break;
-        }
-        case 'D': o.report_dir = optarg; break;
-        case 'U': o.docs_uri = optarg; break;
+        case 'D': o.dest.report_dir = optarg; break;
+        case 'U': o.dest.docs_uri = optarg; break;
         case 'F':
             if (strcmp(optarg, "error") && strcmp(optarg, "warning")) {
                 status = cli_usage_error("validate", "--fail-on takes error or warning, not '%s'",
@@ -719,19 +763,23 @@ int cmd_validate(int argc, char **argv)
             }
             o.split_min = n;
             break;
+        case 'K':
+            if (cli_parse_shard("validate", optarg, &o.shard.index, &o.shard.count) != 0)
+                goto done;
+            break;
         case 'S':
             if (!strcmp(optarg, "auto"))
-                o.rule_summary = 0;
+                o.dest.rule_summary = 0;
             else if (!strcmp(optarg, "always"))
-                o.rule_summary = 1;
+                o.dest.rule_summary = 1;
             else if (!strcmp(optarg, "never"))
-                o.rule_summary = -1;
+                o.dest.rule_summary = -1;
             else {
                 status = cli_usage_error("validate", "--rule-summary takes auto, always or never");
                 goto done;
             }
             break;
-        case 'o': o.output = optarg; break;
+        case 'o': o.dest.output = optarg; break;
         case 'p': opt.pedantic = 1; break;
         case 'm':
             if (tc_parse_size(optarg, &n) != 0 || n == 0 || n > 1000000) {
@@ -746,9 +794,9 @@ int cmd_validate(int argc, char **argv)
                 status = cli_usage_error("validate", "--color takes auto, always or never");
                 goto done;
             }
-            o.color = optarg;
+            o.dest.color = optarg;
             break;
-        case 'q': o.quiet = 1; break;
+        case 'q': o.dest.quiet = 1; break;
         case 'W':
             o.show = CLI_SHOW_PER_INPUT;
             if (optarg && (tc_parse_size(optarg, &n) != 0 || n < 1 || n > 64)) {
@@ -774,6 +822,7 @@ int cmd_validate(int argc, char **argv)
         }
     }
     for (; optind < argc; optind++) { /* after "--" */
+        fingerprint = hash_option(fingerprint, 1, argv[optind]);
         group[nargs] = current ? npairs - 1 : -1;
         args[nargs++] = argv[optind];
         empty_pair = NULL;
@@ -794,17 +843,11 @@ int cmd_validate(int argc, char **argv)
                     : cli_usage_error("validate", "--pair: no format takes a companion");
         goto done;
     }
-    if (o.report_dir && o.output) {
-        status = cli_usage_error("validate", "--report-dir and -o exclude each other: the text "
-                                 "report goes to standard output, the others to the directory");
+    if ((status = cli_report_dest_check("validate", &o.dest)) != 0)
         goto done;
-    }
-    if (!o.report_dir && o.nwant > 1) {
-        status = cli_usage_error("validate", "several --report kinds need --report-dir");
-        goto done;
-    }
     /* A format given leaves automatic pairing to its own inputs. */
     autopair &= !forced || forced->companion != NULL;
+    o.shard.options = fingerprint;
     status = run(args, group, nargs, pairs, npairs, autopair, &opt, &o);
 done:
     free(args);

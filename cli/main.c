@@ -17,6 +17,7 @@ static const struct {
     {"dump", cmd_dump, "print a trace's canonical dump (JSON Lines)"},
     {"show", cmd_show, "print the bytes around an offset or record, field by field"},
     {"gen", cmd_gen, "synthesise a trace, valid or breaking one named rule"},
+    {"report", cmd_report, "merge: join the JSON reports of validate --shard K/N"},
     {"rules", cmd_rules, "list the rule catalogue"},
     {"conformance", cmd_conformance, "run an implementation over the conformance cases"},
 };

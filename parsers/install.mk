@@ -110,7 +110,7 @@ check-install: $(INSTALL_FILES) docs/examples/producer_test.c tests/producer-tes
 	@out=$$(LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z $(STAGE)/share/man/man1/tracecheck.1 2>&1); \
 	    test -z "$$out" || { echo "$$out" >&2; echo "check-install: groff warns on docs/tracecheck.1" >&2; exit 1; }
 	@# Every option that a command's --help lists is in the man page.
-	@for c in validate dump gen rules conformance; do \
+	@for c in validate dump gen rules conformance 'report merge'; do \
 	    for o in $$($(TRACECHECK) $$c --help | grep -oE -- '^ +(-[a-zA-Z], )?--[a-z][a-z-]*' | \
 	                grep -o -- '--[a-z-]*' | sort -u); do \
 	        grep -qF -- "$${o//-/\\-}" docs/tracecheck.1 || echo "tracecheck $$c $$o"; \

@@ -150,8 +150,12 @@ int tc_report_set_add(tc_report_set *s, tc_report_kind kind, FILE *out,
 void tc_report_set_begin(tc_report_set *s, const char *path)
 {
     tc_rule_tally_next_input(&s->tally);
-    for (size_t i = 0; i < s->n; i++)
+    uint64_t ordinal = s->ordinal ? s->ordinal : s->tally.input;
+    s->ordinal = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        s->w[i]->ordinal = ordinal;
         s->w[i]->input_begin(s->w[i], path);
+    }
 }
 
 void tc_report_set_diag(void *set, const tc_diag *d)

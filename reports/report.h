@@ -80,6 +80,16 @@ typedef struct tc_report_totals {
  * about a screenful, past which the finding lines scroll out of sight. */
 #define TC_TEXT_SUMMARY_AUTO 20
 
+/* A shard of a run (validate --shard K/N, docs/reports.md "Shards and
+ * merging"): what the JSON report records so that `tracecheck report merge`
+ * can join the shards into the reports of one run. */
+typedef struct tc_report_shard {
+    unsigned index, count;  /* K and N: 1 <= K <= N */
+    uint64_t inputs;        /* inputs of the whole run, every shard's */
+    uint64_t options;       /* FNV-1a 64 of the options that change findings */
+    uint64_t paths;         /* FNV-1a 64 of the whole run's inputs, in order */
+} tc_report_shard;
+
 typedef struct tc_report_opts {
     int color;             /* text: ANSI colours */
     int quiet;             /* text: no finding lines, only the summaries */
@@ -89,6 +99,7 @@ typedef struct tc_report_opts {
     const char *command;   /* the command line, for reports that record it */
     const char *docs_uri;  /* SARIF, Markdown, HTML: base URI of the documentation that
                               rule links point into (NULL: the default) */
+    const tc_report_shard *shard; /* JSON: the run is this shard (NULL: a whole run) */
 } tc_report_opts;
 
 /* The base URI of the documentation: opts->docs_uri, or the source tree this
@@ -110,6 +121,7 @@ struct tc_report_writer {
     void (*close)(tc_report_writer *w, const tc_report_totals *t);
     FILE *out;
     tc_report_opts opts;
+    uint64_t ordinal; /* the current input's place in the whole run, from 1 (shards) */
 };
 
 tc_report_writer *tc_report_open(tc_report_kind kind, FILE *out, const tc_report_opts *opts);
@@ -141,6 +153,8 @@ typedef struct tc_report_set {
     tc_report_writer *w[TC_REPORT__COUNT + 1]; /* a kind may come twice: console and file */
     size_t n;
     tc_rule_tally tally;
+    uint64_t ordinal; /* the next input's place in the whole run, from 1; 0: the
+                         next in turn (only a shard's inputs skip places) */
 } tc_report_set;
 
 int tc_report_set_init(tc_report_set *s); /* 0, or -1 when out of memory */

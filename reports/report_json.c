@@ -1,19 +1,25 @@
 /* The JSON report (docs/reports.md): one document, inputs in order, each with
  * its findings, then the totals and the per-rule summary. Written as it
  * goes. */
+#define _POSIX_C_SOURCE 200809L /* strdup */
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "report_writers.h"
 
-/* 2: the per-rule summary ("rules") and summary.exit_status. */
-#define TC_JSON_REPORT_VERSION 2
+/* 2: the per-rule summary ("rules") and summary.exit_status.
+ * 3: what `tracecheck report merge` needs to write every report again: a
+ * finding's "file", "unlocated", "summarises" and "suppressed"; a shard's
+ * "shard" and its inputs' "ordinal". */
+#define TC_JSON_REPORT_VERSION 3
 
 typedef struct json_writer {
     tc_report_writer base;
     int started;
     int inputs;
     int diags;
+    char *path; /* the current input's, which its findings' files are told from */
 } json_writer;
 
 static void str(FILE *f, const char *key, const char *value)
@@ -31,6 +37,11 @@ static void start(json_writer *w)
         str(f, "command", w->base.opts.command);
         fputc(',', f);
     }
+    const tc_report_shard *sh = w->base.opts.shard;
+    if (sh)
+        fprintf(f, "\"shard\":{\"index\":%u,\"count\":%u,\"inputs\":%" PRIu64
+                   ",\"options\":\"%016" PRIx64 "\",\"paths\":\"%016" PRIx64 "\"},",
+                sh->index, sh->count, sh->inputs, sh->options, sh->paths);
     fputs("\"inputs\":[", f);
 }
 
@@ -50,8 +61,12 @@ static void input_begin(tc_report_writer *base, const char *path)
     ensure_started(w);
     fputs(w->inputs++ ? ",\n{" : "\n{", f);
     str(f, "path", path);
+    if (base->opts.shard)
+        fprintf(f, ",\"ordinal\":%" PRIu64, base->ordinal);
     fputs(",\"diagnostics\":[", f);
     w->diags = 0;
+    free(w->path);
+    w->path = strdup(path);
 }
 
 static void diag(tc_report_writer *base, const tc_diag *d)
@@ -62,6 +77,14 @@ static void diag(tc_report_writer *base, const tc_diag *d)
     str(f, "rule", d->rule->id);
     fputc(',', f);
     str(f, "severity", tc_severity_name(d->severity));
+    /* The file it is in, when not the input itself (a stream of an ovni
+     * trace directory). */
+    if (d->input && (!w->path || strcmp(d->input, w->path))) {
+        fputc(',', f);
+        str(f, "file", d->input);
+    }
+    if (d->unlocated)
+        fputs(",\"unlocated\":true", f);
     fprintf(f, ",\"offset\":%" PRIu64 ",\"length\":%" PRIu64, d->offset, d->length);
     if (d->line)
         fprintf(f, ",\"line\":%" PRIu32 ",\"column\":%" PRIu32, d->line, d->column);
@@ -74,6 +97,11 @@ static void diag(tc_report_writer *base, const tc_diag *d)
     if (d->context) {
         fputc(',', f);
         str(f, "context", d->context);
+    }
+    if (d->summarises) {
+        fputc(',', f);
+        str(f, "summarises", d->summarises->id);
+        fprintf(f, ",\"suppressed\":%" PRIu64, d->suppressed);
     }
     fputc('}', f);
 }
@@ -133,6 +161,7 @@ static void close_writer(tc_report_writer *base, const tc_report_totals *t)
             t->bytes, t->exit_status);
     rules(f, t->rules);
     fputs("}\n", f);
+    free(((json_writer *)base)->path);
     free(base);
 }
 

@@ -129,7 +129,7 @@ static void test_json_rules(void)
     cJSON *doc = cJSON_Parse(text);
     CHECK(doc != NULL, "JSON report does not parse:\n%s", text);
     if (doc) {
-        CU_ASSERT_EQUAL(num(doc, "report_version"), 2);
+        CU_ASSERT_EQUAL(num(doc, "report_version"), 3);
         CU_ASSERT_EQUAL(num(doc, "summary.exit_status"), 2);
         /* Errors first, then warnings; the XRay error in 2 inputs. */
         cJSON *rules = get(doc, "rules");
