@@ -139,6 +139,9 @@ int tc_dtrc_compile(tc_dtrc_prog *p, const char *s, size_t n, tc_dtrc_resolve_fn
     long chars = -1; /* the CHARS op being extended */
     char tmp[64];
     const tc_dtrc_kernels *K = tc_dtrc_kernels_for(tc_simd_level_get());
+    const char *last_key = NULL; /* the last reference resolved, and its entry */
+    size_t last_len = 0;
+    long last_e = -1;
     p->nops = p->nvals = 0;
     p->dots = 0;
     p->first_dot = 0;
@@ -224,13 +227,26 @@ int tc_dtrc_compile(tc_dtrc_prog *p, const char *s, size_t n, tc_dtrc_resolve_fn
                 return fail(err, TC_DTRC_E_REF, i, "'<' has no closing '>': \"%s\"", tmp);
             }
             size_t k = (size_t)(gt - s), klen = k - i - 1;
-            if (!tc_dtrc_key_ok(s + i + 1, klen)) {
+            /* References come in runs of the same key ("<a><a><a>"): the
+             * last one's entry (its key checked) is taken again. */
+            int again = last_key && klen == last_len && !memcmp(last_key, s + i + 1, klen);
+            if (!again && !tc_dtrc_key_ok(s + i + 1, klen)) {
                 show(tmp, sizeof tmp, s + i + 1, klen);
                 return fail(err, TC_DTRC_E_REF, i,
                             "key \"%s\" is empty or has characters outside A-Z a-z 0-9 + -",
                             tmp);
             }
-            long e = resolve ? resolve(user, s + i + 1, klen) : -1;
+            long e;
+            if (again) {
+                e = last_e;
+            } else {
+                e = resolve ? resolve(user, s + i + 1, klen) : -1;
+                if (e >= 0) {
+                    last_key = s + i + 1;
+                    last_len = klen;
+                    last_e = e;
+                }
+            }
             if (e < 0) {
                 show(tmp, sizeof tmp, s + i + 1, klen);
                 return fail(err, TC_DTRC_E_MISSING, i,
