@@ -15,7 +15,9 @@
 #   BENCH_SEED               generator seed                           (1)
 #   BENCH_BASELINE_TIMEOUT   seconds python3 or jq may take on a file (600)
 #   BENCH_BASELINE_MEM_GIB   address space python3 or jq may take     (12)
-#   BENCH_ONLY               dcfg or trace: that part alone           (both)
+#   BENCH_ONLY               dcfg, trace or paired: that part alone   (all)
+#                            (paired: the 256 MiB DCFG-trace checked
+#                            against its DCFG at -j 1, next to cat)
 #
 # Files are generated once (tracecheck gen dcfg: a DCFG and its DCFG-trace)
 # and kept in BENCH_DIR; delete them to regenerate them.
@@ -30,12 +32,14 @@ SEED=${BENCH_SEED:-1}
 BASELINE_TIMEOUT=${BENCH_BASELINE_TIMEOUT:-600}
 BASELINE_MEM_GIB=${BENCH_BASELINE_MEM_GIB:-12}
 ONLY=${BENCH_ONLY:-}
-case $ONLY in '' | dcfg | trace) ;; *) die "BENCH_ONLY must be dcfg or trace, not '$ONLY'" ;; esac
-DO_DCFG=$([ "$ONLY" != trace ] && echo 1 || echo 0)
-DO_TRACE=$([ "$ONLY" != dcfg ] && echo 1 || echo 0)
+case $ONLY in '' | dcfg | trace | paired) ;; *) die "BENCH_ONLY must be dcfg, trace or paired, not '$ONLY'" ;; esac
+DO_DCFG=$([ -z "$ONLY" ] || [ "$ONLY" = dcfg ] && echo 1 || echo 0)
+DO_TRACE=$([ -z "$ONLY" ] || [ "$ONLY" = trace ] && echo 1 || echo 0)
+DO_PAIRED=$([ "$ONLY" != dcfg ] && echo 1 || echo 0)
 
 # Targets (see docs/benchmarks.md).
 RSS_FLAT_MIB=2 # DCFG-trace peak RSS "independent of length": spread at most this
+PAIRED_OF_CAT=4 # DCFG-trace paired, -j 1, 256 MiB: at most this many times cat's time (medians)
 
 MIB=$((1 << 20))
 GIB=$((1 << 30))
@@ -99,6 +103,16 @@ if [ "$DO_TRACE" = 1 ]; then
     S256=$(size_of "$T256")
     WARM+=("$T1G" "$T256" "$T1G_BZ2")
 fi
+if [ "$DO_PAIRED" = 1 ]; then
+    # The same 256 MiB trace, read with the DCFG it was generated with:
+    # every edge is looked up in it (ruling 13), as `validate DCFG TRACE`
+    # does.
+    P256=$(gen dcfg-2x4-256m $((256 * MIB)) 2 4)
+    T256=$P256.trace.json
+    D256=$P256.dcfg.json
+    S256=$(size_of "$T256")
+    WARM+=("$T256" "$D256")
+fi
 
 PY_LOAD='import json, sys; json.load(open(sys.argv[1], encoding="utf-8"))'
 
@@ -138,6 +152,10 @@ baseline t_python "$S1G" python3 -c "$PY_LOAD" "$T1G"
 baseline t_jq "$S1G" jq empty "$T1G"
 measure t_bzip2 "$RUNS" "$S1G" -- bzip2 -dc -- "$T1G_BZ2"
 measure t_validate_bz2 "$RUNS" "$S1G" -- "$TRACECHECK" validate --format dcfg-trace "$T1G_BZ2"
+fi
+if [ "$DO_PAIRED" = 1 ]; then
+measure p_cat_256m "$RUNS" "$S256" -- cat -- "$T256"
+measure p_validate_256m "$RUNS" "$S256" -- "$TRACECHECK" validate -j 1 "$D256" "$T256"
 fi
 
 # ---------------------------------------------------------------------------
@@ -197,6 +215,10 @@ faster_row() {
     row t_bzip2 "bzip2 -dc > /dev/null (baseline)" "same, .bz2 $(human "$(size_of "$T1G_BZ2")")"
     row t_validate_bz2 "tracecheck validate" "same, .bz2"
     fi
+    if [ "$DO_PAIRED" = 1 ]; then
+    row p_cat_256m "cat > /dev/null (baseline)" "trace $(human "$S256")"
+    row p_validate_256m "tracecheck validate -j 1" "paired: DCFG + trace"
+    fi
 
     echo
     target_header
@@ -219,6 +241,14 @@ faster_row() {
     target_row "DCFG-trace validate peak RSS flat across lengths (<= $RSS_FLAT_MIB MiB)" \
         "$(mib "${RSS[t_validate_256m]}"), $(mib "${RSS[t_validate]}") MiB (256 MiB, 1 GiB)" \
         "$(awk -v lo="$lo" -v hi="$hi" -v t="$RSS_FLAT_MIB" 'BEGIN { print ((hi - lo) / 1024 <= t) }')"
+    fi
+    if [ "$DO_PAIRED" = 1 ]; then
+    r=$(awk -v a="${MED[p_validate_256m]}" -v b="${MED[p_cat_256m]}" 'BEGIN { printf "%.2f", a / b }')
+    target_row "DCFG-trace paired validate -j 1 at most $PAIRED_OF_CAT x cat (256 MiB, medians)" \
+        "${r}x (${MED[p_validate_256m]} s vs ${MED[p_cat_256m]} s)" \
+        "$(awk -v r="$r" -v t="$PAIRED_OF_CAT" 'BEGIN { print (r <= t) }')"
+    echo "DCFG-trace paired validate -j 1 (256 MiB): $(gbps "$S256" "${MED[p_validate_256m]}") GB/s" \
+        "(median), cat $(gbps "$S256" "${MED[p_cat_256m]}") GB/s; peak RSS $(mib "${RSS[p_validate_256m]}") MiB"
     fi
     echo
     echo "logs: $LOG_DIR/; files: $BENCH_DIR/"

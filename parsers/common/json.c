@@ -5,6 +5,7 @@
 #include <string.h>
 #include "fuzzbench.h"
 #include "json.h"
+#include "json_simd.h"
 
 enum state {
     /* top level */
@@ -64,6 +65,7 @@ struct tc_json {
     char *path;
     size_t path_cap;
     tc_json_token last;
+    const tc_json_kernels *k; /* the first stage's, of the level in force */
 };
 
 static int grow(char **p, size_t *cap, size_t need);
@@ -82,6 +84,7 @@ tc_json *tc_json_new(tc_reader *r, tc_diag_sink *d)
     j->state = TOP_VALUE;
     j->line = 1;
     j->line_start = tc_pos(r);
+    j->k = tc_json_kernels_for(tc_simd_level_get());
     /* The buffer exists from the start, with room for any integer the fast
      * path copies (at most 20 bytes and a NUL): neither needs a check. */
     if (grow(&j->buf, &j->cap, 256) || !(j->levels = calloc(LEVELS_START, sizeof *j->levels))) {
@@ -267,45 +270,10 @@ static int unexpected(tc_json *j, const char *expected)
     return fail(j, TC_RULE_JSON_SYNTAX, "expected %s, found %s", expected, found(j, b, sizeof b));
 }
 
-/* ---- word-at-a-time scanning ---- */
-
-/* Eight bytes as one word, whatever their alignment. */
-static inline uint64_t load8(const uint8_t *p)
-{
-    uint64_t w;
-    memcpy(&w, p, 8);
-    return w;
-}
-
-#define ONES UINT64_C(0x0101010101010101)
-#define HIGHS UINT64_C(0x8080808080808080)
-
-/* The bytes of a string that need a look of their own: a quote, a
- * backslash, a control character (below 0x20) or the start of a UTF-8
- * sequence (0x80 and above). Returns the first of them in [p, e), or e.
- * Eight bytes at a time: in a little-endian word the lowest flagged byte of
- * (w - ONES * c) & ~w & HIGHS is exact (a borrow only runs upwards from a
- * byte that matched), so counting trailing zeros finds the first. */
-static const uint8_t *plain_run(const uint8_t *p, const uint8_t *e)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    while (e - p >= 8) {
-        uint64_t w = load8(p);
-        uint64_t q = w ^ (ONES * '"'), b = w ^ (ONES * '\\');
-        uint64_t m = ((w - ONES * 0x20) | (q - ONES) | (b - ONES)) & ~w & HIGHS;
-        m |= w & HIGHS;
-        if (m)
-            return p + (__builtin_ctzll(m) >> 3);
-        p += 8;
-    }
-#endif
-    while (p < e && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
-        p++;
-    return p;
-}
-
 /* ---- white space ---- */
 
+/* White space, a block at a time (json_simd.h): every newline counts, so
+ * that line:column stay exact. */
 static void skip_space(tc_json *j)
 {
     tc_reader *r = j->r;
@@ -315,27 +283,16 @@ static void skip_space(tc_json *j)
     for (;;) {
         if (r->cur == r->end && !tc_need(r, 1))
             return;
-        const uint8_t *p = r->cur, *e = r->end;
-        while (p < e) {
-            uint8_t c = *p;
-            if (c == ' ') {
-                /* Indentation comes in runs of spaces: eight at a time. */
-                p++;
-                while (e - p >= 8 && load8(p) == ONES * ' ')
-                    p += 8;
-            } else if (c == '\n') {
-                /* Every newline counts: line:column stays exact. */
-                j->line++;
-                j->line_start = r->base_off + (uint64_t)(p - r->base) + 1;
-                p++;
-            } else if (c == '\t' || c == '\r') {
-                p++;
-            } else {
-                break;
-            }
+        const uint8_t *p = r->cur;
+        size_t n = (size_t)(r->end - p), last = 0;
+        uint64_t nl = 0;
+        size_t k = j->k->space(p, n, &nl, &last);
+        if (nl) {
+            j->line += (uint32_t)nl;
+            j->line_start = r->base_off + (uint64_t)(p - r->base) + last + 1;
         }
-        r->cur = p;
-        if (p < e)
+        r->cur = p + k;
+        if (k < n)
             return;
     }
 }
@@ -503,7 +460,7 @@ static int string(tc_json *j)
          * join one run, copied at once; anything else (an escape, the end,
          * an error, a sequence cut by the window's end) goes below. */
         for (;;) {
-            p = plain_run(p, e);
+            p += j->k->plain(p, (size_t)(e - p));
             size_t n = p < e && *p >= 0x80 ? utf8_valid(p, e) : 0;
             if (!n)
                 break;

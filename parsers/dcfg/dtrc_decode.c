@@ -2,6 +2,7 @@
 #include <string.h>
 #include "../common/fuzzbench.h"
 #include "dtrc_decode.h"
+#include "dtrc_simd.h"
 
 typedef struct snap {
     uint32_t edge;
@@ -26,6 +27,7 @@ typedef struct dec {
     const tc_dtrc_decode_in *in;
     const tc_dtrc_rows *rp; /* NULL: weights per edge */
     tc_dtrc_fast *fast;     /* NULL: code at a time */
+    const tc_dtrc_kernels *k; /* of the level in force */
     frame st[TC_DTRC_MAX_NEST + 2];
     unsigned sp;
     const uint8_t *run;
@@ -216,23 +218,6 @@ static int fast_weight(void *user, uint32_t current, const tc_dtrc_code *c, uint
 
 static uint64_t tc_min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
-/* How many bytes from p on (before end) equal v: eight compared at once. */
-static size_t same_run(const uint8_t *p, const uint8_t *end, uint8_t v)
-{
-    const uint8_t *q = p;
-    uint64_t same = 0x0101010101010101u * v;
-    while (end - q >= 8) {
-        uint64_t w;
-        memcpy(&w, q, 8);
-        if (w != same)
-            break;
-        q += 8;
-    }
-    while (q < end && *q == v)
-        q++;
-    return (size_t)(q - p);
-}
-
 /* Decodes whole characters from entry e's state while each one's codes
  * are known to be fine and leave more than one edge to decode, so that
  * the code-at-a-time path does the last edges, errors and empty codes
@@ -279,7 +264,7 @@ static const tc_dtrc_entry *fast_run(dec *d, const tc_dtrc_entry *e)
                 /* The character leads back to this node: a run of it
                  * repeats the step exactly (a loop's code over and over),
                  * as many times as the run is long and the counts allow. */
-                uint64_t steps = 1 + same_run(p + 1, end, *p);
+                uint64_t steps = 1 + d->k->same(p + 1, (size_t)(end - p - 1), *p);
                 uint64_t most = (wleft - codes) / tr->codes;
                 if (tr->edges)
                     most = tc_min64(most, (left - edges - 1) / tr->edges);
@@ -403,6 +388,7 @@ int tc_dtrc_decode_rows(const tc_dtrc_decode_in *in, const tc_dtrc_rows *rows,
     }
     memset(out, 0, sizeof *out);
     d->in = in;
+    d->k = tc_dtrc_kernels_for(tc_simd_level_get());
     d->skip_after = skip_after;
     d->budget = in->budget ? in->budget : TC_DTRC_DEFAULT_BUDGET;
     out->total = in->prog->bits;

@@ -10,6 +10,7 @@
 
 #include "dcfg_common.h"
 #include "dtrc_seq.h"
+#include "dtrc_simd.h"
 
 /* Ruling 1: the listed set A-Z a-z 0-9 + - in that order; '.' is also 63
  * (the document's prose), reported as a warning by the caller. */
@@ -26,64 +27,6 @@ int tc_dtrc_b64(unsigned char c)
     if (c == '-' || c == '.')
         return 63;
     return -1;
-}
-
-/* tc_dtrc_b64 as a table for the compiler's runs: the value, B64_DOT for
- * '.' (counted for its warning), B64_NONE for anything else. */
-enum { B64_DOT = 0x80, B64_NONE = 0xff };
-#define X B64_NONE
-static const uint8_t b64_tab[256] = {
-    X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
-    X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
-    X, X, X, X, X, X, X, X, X, X, X, 62, X, 63, B64_DOT, X,
-    52, 53, 54, 55, 56, 57, 58, 59, 60, 61, X, X, X, X, X, X,
-    X, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
-    15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, X, X, X, X, X,
-    X, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40,
-    41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, X, X, X, X, X,
-    X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
-    X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
-    X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
-    X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
-    X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
-    X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
-    X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
-    X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
-};
-#undef X
-
-/* Converts the Base64 characters of s from i on into out (advanced), up to
- * the first other character or n; returns where it stopped. Sequences are
- * mostly long runs of one character (a loop's code repeated), so eight
- * equal bytes go at once. */
-static size_t b64_run(const char *s, size_t i, size_t n, uint8_t **outp)
-{
-    uint8_t *out = *outp;
-    while (i < n) {
-        uint8_t v = b64_tab[(unsigned char)s[i]];
-        if (v >= 64)
-            break;
-        if (n - i >= 8) {
-            uint64_t w, same = 0x0101010101010101u * (unsigned char)s[i];
-            memcpy(&w, s + i, 8);
-            if (w == same) {
-                memset(out, v, 8);
-                out += 8;
-                i += 8;
-                continue;
-            }
-        }
-        /* Not eight alike: up to eight one at a time. */
-        size_t stop = n - i > 8 ? i + 8 : n;
-        *out++ = v;
-        i++;
-        while (i < stop && (v = b64_tab[(unsigned char)s[i]]) < 64)
-            *out++ = v, i++;
-        if (i < stop)
-            break;
-    }
-    *outp = out;
-    return i;
 }
 
 int tc_dtrc_key_ok(const char *s, size_t n)
@@ -195,6 +138,10 @@ int tc_dtrc_compile(tc_dtrc_prog *p, const char *s, size_t n, tc_dtrc_resolve_fn
     unsigned nopen = 0;
     long chars = -1; /* the CHARS op being extended */
     char tmp[64];
+    const tc_dtrc_kernels *K = tc_dtrc_kernels_for(tc_simd_level_get());
+    const char *last_key = NULL; /* the last reference resolved, and its entry */
+    size_t last_len = 0;
+    long last_e = -1;
     p->nops = p->nvals = 0;
     p->dots = 0;
     p->first_dot = 0;
@@ -206,7 +153,7 @@ int tc_dtrc_compile(tc_dtrc_prog *p, const char *s, size_t n, tc_dtrc_resolve_fn
     size_t i = 0;
     while (i < n) {
         unsigned char c = (unsigned char)s[i];
-        if (b64_tab[c] != B64_NONE) {
+        if (tc_dtrc_b64_tab[c] != TC_DTRC_B64_NONE) {
             if (chars < 0) {
                 tc_dtrc_op *op = new_op(p, TC_DTRC_OP_CHARS, nopen);
                 if (!op)
@@ -219,8 +166,10 @@ int tc_dtrc_compile(tc_dtrc_prog *p, const char *s, size_t n, tc_dtrc_resolve_fn
             uint8_t *out = p->vals + p->nvals;
             size_t start = i;
             for (;;) {
-                i = b64_run(s, i, n, &out);
-                if (i < n && b64_tab[(unsigned char)s[i]] == B64_DOT) {
+                size_t k = K->b64((const uint8_t *)s + i, n - i, out);
+                out += k;
+                i += k;
+                if (i < n && tc_dtrc_b64_tab[(unsigned char)s[i]] == TC_DTRC_B64_DOT) {
                     if (p->dots++ == 0)
                         p->first_dot = i;
                     *out++ = 63;
@@ -278,13 +227,26 @@ int tc_dtrc_compile(tc_dtrc_prog *p, const char *s, size_t n, tc_dtrc_resolve_fn
                 return fail(err, TC_DTRC_E_REF, i, "'<' has no closing '>': \"%s\"", tmp);
             }
             size_t k = (size_t)(gt - s), klen = k - i - 1;
-            if (!tc_dtrc_key_ok(s + i + 1, klen)) {
+            /* References come in runs of the same key ("<a><a><a>"): the
+             * last one's entry (its key checked) is taken again. */
+            int again = last_key && klen == last_len && !memcmp(last_key, s + i + 1, klen);
+            if (!again && !tc_dtrc_key_ok(s + i + 1, klen)) {
                 show(tmp, sizeof tmp, s + i + 1, klen);
                 return fail(err, TC_DTRC_E_REF, i,
                             "key \"%s\" is empty or has characters outside A-Z a-z 0-9 + -",
                             tmp);
             }
-            long e = resolve ? resolve(user, s + i + 1, klen) : -1;
+            long e;
+            if (again) {
+                e = last_e;
+            } else {
+                e = resolve ? resolve(user, s + i + 1, klen) : -1;
+                if (e >= 0) {
+                    last_key = s + i + 1;
+                    last_len = klen;
+                    last_e = e;
+                }
+            }
             if (e < 0) {
                 show(tmp, sizeof tmp, s + i + 1, klen);
                 return fail(err, TC_DTRC_E_MISSING, i,

@@ -150,6 +150,12 @@ static inline tc_dtrc_bits tc_dtrc_bits_mul(tc_dtrc_bits a, tc_dtrc_bits b)
 {
     if (a == 0 || b == 0)
         return 0;
+    /* Both below 2^64 (the usual case): the product is exact in 128 bits,
+     * without the division below. */
+    if ((a | b) >> 64 == 0) {
+        tc_dtrc_bits p = a * b;
+        return p >= TC_DTRC_BITS_SAT ? TC_DTRC_BITS_SAT : p;
+    }
     if (a >= TC_DTRC_BITS_SAT || b >= TC_DTRC_BITS_SAT || a > TC_DTRC_BITS_SAT / b)
         return TC_DTRC_BITS_SAT;
     tc_dtrc_bits p = a * b;
