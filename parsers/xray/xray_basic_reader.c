@@ -363,15 +363,16 @@ static inline void call_stack(basic_parser *p, bthread *t, uint64_t pos, unsigne
     }
     unsigned is_exit = (type ^ (type >> 1)) & 1u; /* 1 and 2; 0 and 3 enter */
     unsigned open = d != 0;
-    int32_t below = t->stack[d - open]; /* read before the frame above is written */
-    unsigned match = open & (below == func);
-    if (__builtin_expect(is_exit & !match & (open | (unsigned)p->seg_mode), 0)) {
+    /* An exit that does not match, or that finds a segment's stack empty,
+     * is rare: it leaves through a predicted branch, and the depth does not
+     * wait for the load of the innermost frame. */
+    if (__builtin_expect(is_exit & (open ? t->stack[d - 1] != func : (unsigned)p->seg_mode), 0)) {
         call_stack_slow(p, t, pos, type, func);
         return;
     }
     t->stack[d] = func; /* an entry's frame; above the top, harmless for an exit */
     t->stack_off[d] = pos;
-    d = d + 1u - is_exit - (is_exit & match);
+    d = d + 1u - is_exit - (is_exit & open);
     t->depth = d;
     t->most = (!is_exit & (d > t->most)) ? d : t->most;
 }

@@ -469,16 +469,19 @@ static void function_record(xray_parser *p, uint64_t pos, const uint8_t *b)
 /* A run of n function records that function_step would take on its common
  * path (clean: no tag bit, an action of 0 to 3, a delta of at most
  * INT32_MAX; and, as the caller makes sure, no untracked frames and room on
- * the stack for n more), with the state in registers. The top of the stack
- * is kept in a register as well, so that an exit's match does not wait for a
- * load. Gives what function_step gives, record by record. */
+ * the stack for n more), with the state in registers. Gives what
+ * function_step gives, record by record, but the next depth does not wait
+ * for the load of the innermost frame: an exit that matches takes one frame
+ * off (none at depth 0), and the rare one that does not leaves through a
+ * branch the processor predicts, so that the chain from one record to the
+ * next is an add, not a load. */
 static inline __attribute__((always_inline)) void
 function_clean_run(xray_parser *p, fn_state *st, uint64_t pos, const uint8_t *b, size_t n,
                    const int be)
 {
     uint32_t *stack = p->stack;
     uint64_t *stack_off = p->stack_off;
-    uint32_t depth = st->depth, top = stack[depth];
+    uint32_t depth = st->depth;
     uint64_t tsc = st->tsc;
     unsigned action = 0;
     for (size_t i = 0; i < n; i++, b += TC_XRAY_FUNCTION_SIZE, pos += TC_XRAY_FUNCTION_SIZE) {
@@ -486,22 +489,16 @@ function_clean_run(xray_parser *p, fn_state *st, uint64_t pos, const uint8_t *b,
         action = be ? (w >> 28) & 3u : (w >> 1) & 3u;
         uint32_t fid = be ? w & 0x0fffffffu : w >> 4;
         tsc += delta;
-        unsigned is_exit = (action ^ (action >> 1)) & 1u;
-        stack[depth + 1] = fid;
+        unsigned is_exit = (action ^ (action >> 1)) & 1u, open = depth != 0;
+        stack[depth + 1] = fid; /* an entry's frame; above the top, harmless for an exit */
         stack_off[depth + 1] = pos;
-        uint32_t below = stack[depth - (depth != 0)];
-        unsigned match = top == fid;
-        if (__builtin_expect(is_exit & (depth != 0) & !match, 0)) {
+        if (__builtin_expect(is_exit & open & (stack[depth] != fid), 0)) {
             st->depth = depth;
             mismatch(p, st, pos, action, fid);
             depth = st->depth;
-            top = stack[depth];
             continue;
         }
-        /* Without branches: whether an entry and a match come is data. */
-        uint32_t pop = 0u - (is_exit & match), push = 0u - (is_exit ^ 1u);
-        top = (fid & push) | (below & pop) | (top & ~(push | pop));
-        depth = depth + 1u - is_exit - (is_exit & match);
+        depth = depth + 1u - is_exit - (is_exit & open);
     }
     st->depth = depth;
     st->tsc = tsc;
