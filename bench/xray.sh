@@ -35,6 +35,7 @@ SEED=${BENCH_SEED:-1}
 TARGET_GBPS=2.5
 TARGET_RSS_MIB=64
 TARGET_RATIO=20
+TARGET_CAT_RATIO=3  # validate -j 1 on the 512 MiB trace, against cat of it (medians)
 RSS_FLAT_MIB=2      # peak RSS "independent of size": spread across sizes at most this
 
 MIB=$((1 << 20))
@@ -78,6 +79,7 @@ compress() {
 
 T1G=$(gen xray-v5-1g.fdr "$GIB")
 T256=$(gen xray-v5-256m.fdr $((256 * MIB)))
+T512=$(gen xray-v5-512m.fdr $((512 * MIB)))
 T4G=
 T4G_NOTE=
 if [ "$HUGE" != no ]; then
@@ -105,16 +107,20 @@ CPUS=$(nproc)
 
 S1G=$(size_of "$T1G")
 S256=$(size_of "$T256")
+S512=$(size_of "$T512")
 
 LOAD_BEFORE=$(cut -d ' ' -f 1-3 /proc/loadavg)
 echo "bench: warming the page cache ..." >&2
-warm "$T1G" "$T256" "$T1G_GZ" "$T1G_ZST" "$T256_BZ2" ${T4G:+"$T4G"}
+warm "$T1G" "$T256" "$T512" "$T1G_GZ" "$T1G_ZST" "$T256_BZ2" ${T4G:+"$T4G"}
 
 echo "bench: measuring ($RUNS runs each; $SLOW_RUNS of tracecheck dump and llvm-xray) ..." >&2
 measure cat_1g "$RUNS" "$S1G" -- cat -- "$T1G"
 measure validate_1g "$RUNS" "$S1G" -- "$TRACECHECK" validate "$T1G"
 measure validate_j1_1g "$RUNS" "$S1G" -- "$TRACECHECK" validate -j 1 "$T1G"
 measure validate_256m "$RUNS" "$S256" -- "$TRACECHECK" validate "$T256"
+# The per-core figure: one thread against cat of the same file, in turn.
+measure cat_512m "$RUNS" "$S512" -- cat -- "$T512"
+measure validate_j1_512m "$RUNS" "$S512" -- "$TRACECHECK" validate -j 1 "$T512"
 if [ -n "$T4G" ]; then
     S4G=$(size_of "$T4G")
     measure validate_4g "$RUNS" "$S4G" -- "$TRACECHECK" validate "$T4G"
@@ -170,6 +176,8 @@ fi
     row validate_1g "tracecheck validate (-j $CPUS)" "v5 $(human "$S1G")"
     row validate_j1_1g "tracecheck validate -j 1" "v5 $(human "$S1G")"
     row validate_256m "tracecheck validate" "v5 $(human "$S256")"
+    row cat_512m "cat > /dev/null (baseline)" "v5 $(human "$S512")"
+    row validate_j1_512m "tracecheck validate -j 1" "v5 $(human "$S512")"
     if [ -n "$T4G" ]; then row validate_4g "tracecheck validate" "v5 $(human "$S4G")"; fi
     row validate_pipe_1g "tracecheck validate - (pipe)" "v5 $(human "$S1G") via cat |"
     row gzip_1g "gzip -dc > /dev/null (baseline)" "same, .gz $(human "$(size_of "$T1G_GZ")")"
@@ -206,6 +214,11 @@ fi
             "$(printf '%sx (%.2f s vs %.2f s)' "$ratio" "${BEST[validate_${ext}_$on]}" "${BEST[${tool}_$on]}")" \
             "$(verdict "$(awk -v r="$ratio" 'BEGIN { print (r <= 1.10) }')")"
     done
+    ratio=$(awk -v a="${MED[validate_j1_512m]}" -v b="${MED[cat_512m]}" 'BEGIN { printf "%.2f", a / b }')
+    printf '%-60s %-34s %s\n' "validate -j 1 <= ${TARGET_CAT_RATIO}x cat, medians (v5 512 MiB)" \
+        "$(printf '%sx (%.3f s vs %.3f s)' "$ratio" "${MED[validate_j1_512m]}" "${MED[cat_512m]}")" \
+        "$(verdict "$(awk -v r="$ratio" -v t="$TARGET_CAT_RATIO" 'BEGIN { print (r <= t) }')")"
+    printf '%-60s %-34s %s\n' "  its peak RSS (-j 1, v5 512 MiB)" "$(mib "${RSS[validate_j1_512m]}") MiB" ""
     r=$(mib "${RSS[validate_1g]}")
     printf '%-60s %-34s %s\n' "validate peak RSS < $TARGET_RSS_MIB MiB (v5 1 GiB)" "$r MiB" \
         "$(verdict "$(awk -v r="$r" -v t="$TARGET_RSS_MIB" 'BEGIN { print (r < t) }')")"

@@ -41,6 +41,7 @@ THREADS=8
 TARGET_GBPS=2.5
 TARGET_RSS_MIB=64
 TARGET_RATIO=20
+TARGET_CAT_RATIO=2 # validate -j 1 on the 512 MiB log, against cat of it (medians)
 RSS_FLAT_MIB=2 # peak RSS "independent of length": spread across lengths at most this
 
 MIB=$((1 << 20))
@@ -108,19 +109,31 @@ llvm() {
 }
 
 L1G=$(gen xray-basic-v3-8t-1g "$GIB")
+# The per-core figure's log: 'tracecheck gen xray-basic' with its defaults.
+L512=$BENCH_DIR/xray-basic-512m.log
+if [ ! -s "$L512" ]; then
+    echo "bench: generating xray-basic-512m (512 MiB, seed $SEED) ..." >&2
+    "$TRACECHECK" gen xray-basic --seed "$SEED" --size $((512 * MIB)) -o "$L512.tmp" ||
+        die "tracecheck gen failed for xray-basic-512m"
+    mv "$L512.tmp" "$L512"
+fi
+S512=$(size_of "$L512")
 L256=$(gen xray-basic-v3-8t-256m $((256 * MIB)))
 S1G=$(size_of "$L1G")
 S256=$(size_of "$L256")
 
 LOAD_BEFORE=$(cut -d ' ' -f 1-3 /proc/loadavg)
 echo "bench: warming the page cache ..." >&2
-warm "$L1G" "$L256"
+warm "$L1G" "$L256" "$L512"
 
 echo "bench: measuring ($RUNS runs each; $SLOW_RUNS of llvm-xray) ..." >&2
 measure b_cat_1g "$RUNS" "$S1G" -- cat -- "$L1G"
 measure b_validate_1g "$RUNS" "$S1G" -- "$TRACECHECK" validate "$L1G"
 measure b_validate_256m "$RUNS" "$S256" -- "$TRACECHECK" validate "$L256"
 measure b_pedantic_1g "$RUNS" "$S1G" -- "$TRACECHECK" validate --pedantic "$L1G"
+# The per-core figure: one thread against cat of the same file, in turn.
+measure b_cat_512m "$RUNS" "$S512" -- cat -- "$L512"
+measure b_validate_j1_512m "$RUNS" "$S512" -- "$TRACECHECK" validate -j 1 "$L512"
 # convert has no output that costs nothing; raw (the records written back
 # as a basic-mode log) costs least, so its time is mostly reading. YAML, the
 # output the conformance adapter asks for, on the shorter log only.
@@ -160,6 +173,8 @@ llvm_row() {
     row b_validate_1g "tracecheck validate" "$(human "$S1G")"
     row b_validate_256m "tracecheck validate" "$(human "$S256")"
     row b_pedantic_1g "tracecheck validate --pedantic" "$(human "$S1G")"
+    row b_cat_512m "cat > /dev/null (baseline)" "$(human "$S512") (gen xray-basic)"
+    row b_validate_j1_512m "tracecheck validate -j 1" "$(human "$S512") (gen xray-basic)"
     llvm_row b_llvm_1g "$(human "$S1G")"
     llvm_row b_llvm_256m "$(human "$S256")"
     llvm_row b_llvm_yaml_256m "$(human "$S256")" yaml
@@ -170,6 +185,11 @@ llvm_row() {
     target_row "validate throughput >= $TARGET_GBPS GB/s (basic, 1 GiB)" \
         "$g GB/s (median $(gbps "$S1G" "${MED[b_validate_1g]}"))" \
         "$(awk -v g="$g" -v t="$TARGET_GBPS" 'BEGIN { print (g >= t) }')"
+    ratio=$(awk -v a="${MED[b_validate_j1_512m]}" -v b="${MED[b_cat_512m]}" 'BEGIN { printf "%.2f", a / b }')
+    target_row "validate -j 1 <= ${TARGET_CAT_RATIO}x cat, medians (basic, 512 MiB)" \
+        "$(printf '%sx (%.3f s vs %.3f s)' "$ratio" "${MED[b_validate_j1_512m]}" "${MED[b_cat_512m]}")" \
+        "$(awk -v r="$ratio" -v t="$TARGET_CAT_RATIO" 'BEGIN { print (r <= t) }')"
+    printf '%-60s %-34s %s\n' "  its peak RSS (-j 1, basic 512 MiB)" "$(mib "${RSS[b_validate_j1_512m]}") MiB" ""
     r=$(mib "${RSS[b_validate_1g]}")
     target_row "validate peak RSS < $TARGET_RSS_MIB MiB (basic, 1 GiB)" "$r MiB" \
         "$(awk -v r="$r" -v t="$TARGET_RSS_MIB" 'BEGIN { print (r < t) }')"

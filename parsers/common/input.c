@@ -1,12 +1,12 @@
 #define _GNU_SOURCE /* F_SETPIPE_SZ */
 #include <bzlib.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -15,7 +15,8 @@
 #include "input.h"
 #include "input_pipe.h"
 
-#define DEFAULT_MAP_WINDOW (16u << 20)
+#define DEFAULT_MAP_WINDOW (256u << 10)
+#define FILE_PAGE 4096u
 #define DEFAULT_STREAM_BUFFER (1u << 20)
 #define RAW_BUFFER (256u << 10)
 
@@ -26,14 +27,14 @@ struct tc_input {
     tc_compression comp;
     int fd;
     int own_fd;
-    /* mmap source */
+    /* regular file, read in windows (map_fill) */
     uint64_t file_size;
     int mapped; /* a regular uncompressed file, read through map_fill */
     /* uncompressed bytes in memory, for tc_input_reopen */
     const uint8_t *plain;
     size_t plain_size;
     size_t window;
-    void *map;
+    uint8_t *map; /* the window's buffer, map_len bytes */
     size_t map_len;
     /* stream output buffer (plain fd or decompressed) */
     uint8_t *buf;
@@ -137,12 +138,19 @@ static void fail(tc_input *in, int kind, const char *fmt, ...)
     va_end(ap);
 }
 
-/* ---- mmap windows over a regular file ---- */
+/* ---- windows over a regular file, read with pread() ----
+ *
+ * A window starts at the page boundary at or before the position and holds
+ * at least the window size (or what was asked for, if more). It is a buffer
+ * of its own, filled by pread(): small enough to stay in the CPU's cache
+ * while it is parsed, which makes reading it several times faster than
+ * reading a mapping of the page cache (docs/benchmarks.md, "Reading the
+ * file"). The bytes of the window before that are still wanted are kept;
+ * only the rest is read. */
 
 static void unmap(tc_input *in)
 {
-    if (in->map)
-        munmap(in->map, in->map_len);
+    free(in->map);
     in->map = NULL;
     in->map_len = 0;
 }
@@ -150,22 +158,55 @@ static void unmap(tc_input *in)
 static void map_at(tc_input *in, uint64_t pos, size_t need)
 {
     tc_reader *r = &in->r;
-    long page = sysconf(_SC_PAGESIZE);
-    uint64_t off = pos - pos % (uint64_t)page;
+    uint64_t off = pos - pos % FILE_PAGE;
     uint64_t len = (pos - off) + (need > in->window ? need : in->window);
     if (len > in->file_size - off)
         len = in->file_size - off;
-    unmap(in);
-    void *m = mmap(NULL, (size_t)len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, in->fd, (off_t)off);
-    if (m == MAP_FAILED) {
-        r->base = r->cur = r->end = empty_window;
-        r->base_off = pos;
-        fail(in, TC_READ_IO_ERROR, "cannot map the file: %s", strerror(errno));
-        return;
+    size_t keep = 0; /* bytes of the window at off and after, already read */
+    uint8_t *m = in->map;
+    if (m && r->base == m && off >= r->base_off && off < r->base_off + (uint64_t)(r->end - r->base))
+        keep = (size_t)(r->base_off + (uint64_t)(r->end - r->base) - off);
+    if (keep > len)
+        keep = (size_t)len;
+    if (!m || in->map_len < len) {
+        size_t cap = in->map_len ? in->map_len : (size_t)len;
+        while (cap < len)
+            cap *= 2;
+        m = malloc(cap);
+        if (!m) {
+            unmap(in);
+            r->base = r->cur = r->end = empty_window;
+            r->base_off = pos;
+            fail(in, TC_READ_IO_ERROR, "out of memory for a %zu-byte window", cap);
+            return;
+        }
+        if (keep)
+            memcpy(m, r->base + (off - r->base_off), keep);
+        free(in->map);
+        in->map = m;
+        in->map_len = cap;
+    } else if (keep) {
+        memmove(m, r->base + (off - r->base_off), keep);
     }
-    madvise(m, (size_t)len, MADV_SEQUENTIAL);
-    in->map = m;
-    in->map_len = (size_t)len;
+    size_t have = keep;
+    while (have < len) {
+        ssize_t got = pread(in->fd, m + have, (size_t)len - have, (off_t)(off + have));
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            r->base = m;
+            r->base_off = off;
+            r->cur = m + (pos - off);
+            r->end = m + (have > pos - off ? have : pos - off);
+            if (got < 0)
+                fail(in, TC_READ_IO_ERROR, "cannot read the file: %s", strerror(errno));
+            else
+                fail(in, TC_READ_IO_ERROR, "the file is shorter than its size (%" PRIu64
+                     " bytes) when read", in->file_size);
+            return;
+        }
+        have += (size_t)got;
+    }
     r->base = m;
     r->base_off = off;
     r->cur = r->base + (pos - off);
@@ -189,7 +230,8 @@ static void map_skip(tc_reader *r, uint64_t n)
     tc_input *in = r->src;
     uint64_t pos = tc_pos(r);
     pos = n > in->file_size - pos ? in->file_size : pos + n;
-    unmap(in);
+    /* What the window holds past the new position is read again, if wanted:
+     * keeping it would cost a copy for every skip. */
     r->base = r->cur = r->end = empty_window;
     r->base_off = pos;
     r->eof = pos >= in->file_size;
@@ -641,8 +683,10 @@ uint64_t tc_input_size(const tc_input *in)
 
 void tc_input_release_window(tc_input *in)
 {
-    if (in->mapped)
+    if (in->mapped) {
         map_skip(&in->r, 0);
+        unmap(in);
+    }
 }
 
 tc_input *tc_input_reopen(const tc_input *in)

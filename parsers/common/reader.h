@@ -2,7 +2,7 @@
  * Byte reader: a window onto the input that parsers pull from. The fast path
  * (tc_need when the window already holds the bytes) is an inline compare, so
  * a parser can ask for every record without a function call. Windows come from
- * memory, from a sliding mmap of a regular file, or from a buffer filled by
+ * memory, from a sliding window read from a regular file, or from a buffer filled by
  * read() or a decompressor; parsers do not know which.
  *
  * Memory stays bounded: a window holds at most TC_READER_MAX_NEED bytes more

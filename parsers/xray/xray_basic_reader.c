@@ -321,7 +321,8 @@ static void underflow(bthread *t, int32_t func)
     t->most = 0;
 }
 
-static void call_stack(basic_parser *p, bthread *t, uint64_t pos, unsigned type, int32_t func)
+static void call_stack_slow(basic_parser *p, bthread *t, uint64_t pos, unsigned type,
+                            int32_t func)
 {
     if (type == 0 || type == 3) {
         if (!t->untracked && grow(p, t)) {
@@ -345,6 +346,35 @@ static void call_stack(basic_parser *p, bthread *t, uint64_t pos, unsigned type,
     } else if (p->seg_mode) {
         underflow(t, func);
     }
+}
+
+/* What call_stack_slow does, without a data-dependent branch in the common
+ * case (no untracked entries, room for one more frame, and an exit that
+ * matches or finds the stack empty outside a segment): entries and exits
+ * of a real program alternate unpredictably, and a mispredicted branch costs
+ * more than the rest of the record. */
+static inline void call_stack(basic_parser *p, bthread *t, uint64_t pos, unsigned type,
+                              int32_t func)
+{
+    uint32_t d = t->depth;
+    if (__builtin_expect(t->untracked != 0 || d >= t->cap, 0)) {
+        call_stack_slow(p, t, pos, type, func);
+        return;
+    }
+    unsigned is_exit = (type ^ (type >> 1)) & 1u; /* 1 and 2; 0 and 3 enter */
+    unsigned open = d != 0;
+    /* An exit that does not match, or that finds a segment's stack empty,
+     * is rare: it leaves through a predicted branch, and the depth does not
+     * wait for the load of the innermost frame. */
+    if (__builtin_expect(is_exit & (open ? t->stack[d - 1] != func : (unsigned)p->seg_mode), 0)) {
+        call_stack_slow(p, t, pos, type, func);
+        return;
+    }
+    t->stack[d] = func; /* an entry's frame; above the top, harmless for an exit */
+    t->stack_off[d] = pos;
+    d = d + 1u - is_exit - (is_exit & open);
+    t->depth = d;
+    t->most = (!is_exit & (d > t->most)) ? d : t->most;
 }
 
 static void emit(basic_parser *p, tc_xray_event *ev)

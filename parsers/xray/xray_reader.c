@@ -22,9 +22,13 @@
 #include "xray_basic.h"
 #include "xray_binary.h"
 #include "xray_fields.h"
+#include "xray_simd.h"
 
 enum step { STEP_NEW_BUFFER, STEP_WALL_TIME, STEP_PID, STEP_CPU, STEP_BODY };
 enum last { LAST_OTHER, LAST_ENTER, LAST_ENTER_ARGS, LAST_CALL_ARG, LAST_UNKNOWN };
+/* What the fast path does with a record, by its first byte (function_run). */
+enum fast_class { FAST_FUNCTION, FAST_CALL_ARG, FAST_NEW_CPU, FAST_TSC_WRAP, FAST_EVENT,
+                  FAST_TYPED_EVENT, FAST_OTHER };
 
 #define CPU_SLOTS 16
 
@@ -59,6 +63,8 @@ typedef struct xray_parser {
     uint32_t depth;
     uint64_t untracked; /* frames beyond TC_XRAY_MAX_STACK */
     tc_xray_bins *bins; /* --binary: the programs' maps; NULL: none given */
+    void (*run)(struct xray_parser *); /* the fast path of the vector level and byte order */
+    uint8_t fast_class[256]; /* enum fast_class of a record by its first byte */
     /* Open entries (function id, offset), 1-based: stack[0] is a sentinel. */
     uint32_t stack[TC_XRAY_MAX_STACK + 2];
     uint64_t stack_off[TC_XRAY_MAX_STACK + 2];
@@ -460,11 +466,56 @@ static void function_record(xray_parser *p, uint64_t pos, const uint8_t *b)
     }
 }
 
+/* A run of n function records that function_step would take on its common
+ * path (clean: no tag bit, an action of 0 to 3, a delta of at most
+ * INT32_MAX; and, as the caller makes sure, no untracked frames and room on
+ * the stack for n more), with the state in registers. Gives what
+ * function_step gives, record by record, but the next depth does not wait
+ * for the load of the innermost frame: an exit that matches takes one frame
+ * off (none at depth 0), and the rare one that does not leaves through a
+ * branch the processor predicts, so that the chain from one record to the
+ * next is an add, not a load. */
+static inline __attribute__((always_inline)) void
+function_clean_run(xray_parser *p, fn_state *st, uint64_t pos, const uint8_t *b, size_t n,
+                   const int be)
+{
+    uint32_t *stack = p->stack;
+    uint64_t *stack_off = p->stack_off;
+    uint32_t depth = st->depth;
+    uint64_t tsc = st->tsc;
+    unsigned action = 0;
+    for (size_t i = 0; i < n; i++, b += TC_XRAY_FUNCTION_SIZE, pos += TC_XRAY_FUNCTION_SIZE) {
+        uint32_t w = tc_rd32(b, be), delta = tc_rd32(b + 4, be);
+        action = be ? (w >> 28) & 3u : (w >> 1) & 3u;
+        uint32_t fid = be ? w & 0x0fffffffu : w >> 4;
+        tsc += delta;
+        unsigned is_exit = (action ^ (action >> 1)) & 1u, open = depth != 0;
+        stack[depth + 1] = fid; /* an entry's frame; above the top, harmless for an exit */
+        stack_off[depth + 1] = pos;
+        if (__builtin_expect(is_exit & open & (stack[depth] != fid), 0)) {
+            st->depth = depth;
+            mismatch(p, st, pos, action, fid);
+            depth = st->depth;
+            continue;
+        }
+        depth = depth + 1u - is_exit - (is_exit & open);
+    }
+    st->depth = depth;
+    st->tsc = tsc;
+    unsigned is_exit = (action ^ (action >> 1)) & 1u;
+    st->last = is_exit ? LAST_OTHER : action == TC_XRAY_ENTER ? LAST_ENTER : LAST_ENTER_ARGS;
+}
+
 /* The fast path: consecutive function records wholly inside both the window
- * and the buffer, in a loop with the state in registers. It stops at the
- * first metadata record, the buffer's end or the window's end, and leaves
- * dumps (which want an event per record) to the general loop. */
-static inline __attribute__((always_inline)) void function_run(xray_parser *p, const int be)
+ * and the buffer. Eight records at a time, a vector test (xray_simd.h)
+ * finds which are clean function records; the clean ones before the first
+ * other go through function_clean_run, the other one through function_step
+ * or, when it is a metadata record, as below. It stops at the first
+ * metadata record other than a CallArgument after its Entry_Args, the
+ * buffer's end or the window's end, and leaves dumps (which want an event
+ * per record) to the general loop. */
+static inline __attribute__((always_inline)) void function_run(xray_parser *p, const int be,
+                                                               const tc_xray_dirty8_fn dirty8)
 {
     tc_reader *r = p->r;
     /* With --binary every record is looked up, and a view (fields.h) wants
@@ -477,29 +528,134 @@ static inline __attribute__((always_inline)) void function_run(xray_parser *p, c
         end = r->base + (p->end - r->base_off);
     const uint8_t *base = r->base;
     uint64_t base_off = r->base_off;
-    const uint8_t call_arg = meta_tag(be, TC_XRAY_CALL_ARG);
+    const uint8_t *fast = p->fast_class;
     const int pedantic = tc_rule_enabled(p->d, TC_RULE_XRAY_RECORD_RESERVED_NONZERO);
+    const uint64_t mask = tc_xray_dirty_mask(be);
     fn_state st = fn_load(p);
     while (end - cur >= TC_XRAY_FUNCTION_SIZE) {
+        if (end - cur >= 8 * TC_XRAY_FUNCTION_SIZE && !st.untracked &&
+            st.depth <= TC_XRAY_MAX_STACK - 8) {
+            unsigned dirty = dirty8(cur, mask);
+            unsigned n = dirty ? (unsigned)__builtin_ctz(dirty) : 8u;
+            if (n) {
+                function_clean_run(p, &st, base_off + (uint64_t)(cur - base), cur, n, be);
+                cur += n * TC_XRAY_FUNCTION_SIZE;
+                if (n == 8)
+                    continue;
+            }
+        }
         if (!(be ? cur[0] >> 7 : cur[0] & 1)) {
             function_step(p, &st, base_off + (uint64_t)(cur - base), cur, be);
             cur += TC_XRAY_FUNCTION_SIZE;
             continue;
         }
-        /* A CallArgument right after its Entry_Args, the commonest metadata
-         * record, stays here; everything else goes to the general loop. */
-        if (cur[0] != call_arg || end - cur < TC_XRAY_METADATA_SIZE || pedantic ||
-            (st.last != LAST_ENTER_ARGS && st.last != LAST_CALL_ARG))
+        /* The metadata records of a buffer's body, in their common case
+         * (nothing to report, no reserved bytes to look at, the record and
+         * its payload in the window), stay here: what metadata_record does
+         * for them, without its general steps. Everything else goes to the
+         * general loop. */
+        if (end - cur < TC_XRAY_METADATA_SIZE || pedantic)
             break;
-        st.last = LAST_CALL_ARG;
-        cur += TC_XRAY_METADATA_SIZE;
+        switch (fast[cur[0]]) {
+        case FAST_CALL_ARG: /* right after its Entry_Args: the commonest */
+            if (st.last != LAST_ENTER_ARGS && st.last != LAST_CALL_ARG)
+                goto out;
+            st.last = LAST_CALL_ARG;
+            cur += TC_XRAY_METADATA_SIZE;
+            continue;
+        case FAST_NEW_CPU:
+            st.last = LAST_OTHER;
+            fn_store(p, &st);
+            new_cpu(p, base_off + (uint64_t)(cur - base), tc_rd16(cur + 1, be),
+                    tc_rd64(cur + 3, be));
+            st = fn_load(p);
+            cur += TC_XRAY_METADATA_SIZE;
+            continue;
+        case FAST_TSC_WRAP: {
+            uint64_t tsc = tc_rd64(cur + 1, be);
+            if (p->cpu_known && tsc < st.tsc)
+                goto out;
+            st.tsc = tsc;
+            st.last = LAST_OTHER;
+            cur += TC_XRAY_METADATA_SIZE;
+            continue;
+        }
+        case FAST_EVENT:
+        case FAST_TYPED_EVENT: { /* version 5 (fast_class): a TSC delta */
+            int32_t size = (int32_t)tc_rd32(cur + 1, be), delta = (int32_t)tc_rd32(cur + 5, be);
+            uint64_t pos = base_off + (uint64_t)(cur - base);
+            if (size < 0 || delta < 0 || (uint64_t)size > p->end - pos - TC_XRAY_METADATA_SIZE ||
+                (uint64_t)size > (uint64_t)(end - cur) - TC_XRAY_METADATA_SIZE)
+                goto out;
+            st.tsc += (uint64_t)(int64_t)delta;
+            st.last = LAST_OTHER;
+            p->typed_events += fast[cur[0]] == FAST_TYPED_EVENT;
+            cur += TC_XRAY_METADATA_SIZE + (uint32_t)size;
+            continue;
+        }
+        default:
+            goto out;
+        }
     }
+out:
     fn_store(p, &st);
     r->cur = cur;
 }
 
-static __attribute__((noinline)) void function_run_le(xray_parser *p) { function_run(p, 0); }
-static __attribute__((noinline)) void function_run_big(xray_parser *p) { function_run(p, 1); }
+/* The fast path's classes of first bytes (enum fast_class). */
+static void fast_classes(xray_parser *p)
+{
+    for (unsigned b = 0; b < 256; b++) {
+        int c = FAST_OTHER;
+        if (!is_metadata(p, (uint8_t)b))
+            c = FAST_FUNCTION;
+        else if (meta_kind(p, (uint8_t)b) == TC_XRAY_CALL_ARG)
+            c = FAST_CALL_ARG;
+        else if (meta_kind(p, (uint8_t)b) == TC_XRAY_NEW_CPU)
+            c = FAST_NEW_CPU;
+        else if (meta_kind(p, (uint8_t)b) == TC_XRAY_TSC_WRAP)
+            c = FAST_TSC_WRAP;
+        else if (meta_kind(p, (uint8_t)b) == TC_XRAY_CUSTOM_EVENT && p->version >= 5)
+            c = FAST_EVENT;
+        else if (meta_kind(p, (uint8_t)b) == TC_XRAY_TYPED_EVENT && p->version >= 5)
+            c = FAST_TYPED_EVENT;
+        p->fast_class[b] = (uint8_t)c;
+    }
+}
+
+/* One fast path a vector level and byte order, the level's instructions
+ * allowed in it. */
+#define FUNCTION_RUN(name, be, dirty8, ...)                                                      \
+    static __attribute__((noinline __VA_ARGS__)) void name(xray_parser *p)                       \
+    {                                                                                            \
+        function_run(p, be, dirty8);                                                             \
+    }
+FUNCTION_RUN(function_run_le, 0, tc_xray_dirty8_scalar)
+FUNCTION_RUN(function_run_big, 1, tc_xray_dirty8_scalar)
+#if TC_SIMD_X86
+FUNCTION_RUN(function_run_le_sse2, 0, tc_xray_dirty8_sse2, , target("sse2"))
+FUNCTION_RUN(function_run_big_sse2, 1, tc_xray_dirty8_sse2, , target("sse2"))
+FUNCTION_RUN(function_run_le_avx2, 0, tc_xray_dirty8_avx2, , target("avx2"))
+FUNCTION_RUN(function_run_big_avx2, 1, tc_xray_dirty8_avx2, , target("avx2"))
+FUNCTION_RUN(function_run_le_avx512, 0, tc_xray_dirty8_avx512, , target("avx512f,avx512bw"))
+FUNCTION_RUN(function_run_big_avx512, 1, tc_xray_dirty8_avx512, , target("avx512f,avx512bw"))
+#endif
+#undef FUNCTION_RUN
+
+static void (*function_run_for(int be, tc_simd_level level))(xray_parser *)
+{
+#if TC_SIMD_X86
+    switch (level) {
+    case TC_SIMD_AVX512: return be ? function_run_big_avx512 : function_run_le_avx512;
+    case TC_SIMD_AVX2: return be ? function_run_big_avx2 : function_run_le_avx2;
+    case TC_SIMD_SSE2: return be ? function_run_big_sse2 : function_run_le_sse2;
+    default: break;
+    }
+#else
+    (void)level;
+#endif
+    return be ? function_run_big : function_run_le;
+}
 
 static void call_argument(xray_parser *p, uint64_t pos, const uint8_t *b)
 {
@@ -823,10 +979,7 @@ static void parse_records(xray_parser *p)
 {
     tc_reader *r = p->r;
     for (;;) {
-        if (p->be)
-            function_run_big(p);
-        else
-            function_run_le(p);
+        p->run(p);
         uint64_t pos = tc_pos(r);
         if (pos >= p->end)
             return;
@@ -1038,8 +1191,10 @@ static int parse_header(xray_parser *p, read_mode mode)
     }
     const int be = p->be;
     p->h.big_endian = be;
+    p->run = function_run_for(be, tc_simd_level_get());
     p->h.version = tc_rd16(b, be);
     p->version = p->h.version;
+    fast_classes(p);
     p->h.type = tc_rd16(b + 2, be);
     p->h.bitfield = tc_rd32(b + 4, be);
     p->h.cycle_frequency = tc_rd64(b + 8, be);
