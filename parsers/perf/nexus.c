@@ -7,6 +7,7 @@
  */
 #include <string.h>
 #include "../common/fuzzbench.h"
+#include "nexus_simd.h"
 #include "perf_fields.h"
 #include "perf_msg.h"
 
@@ -28,6 +29,7 @@ typedef struct nexus {
     uint8_t buf[TC_NEXUS_MAX_MESSAGE];
     unsigned len;
     uint64_t start; /* offset of buf[0] */
+    tc_nexus_ends_fn ends; /* the message-end kernel of the level in force */
 } nexus;
 
 /* Bits of a variable field: the value, and whether a set bit fell beyond
@@ -266,11 +268,59 @@ static void report_long(nexus *n, const uint8_t *b)
               b[0] >> 2, TC_NEXUS_MAX_MESSAGE);
 }
 
+/* Blocks given to the kernel at once: their masks stay in the L1 cache. */
+enum { CHUNK_BLOCKS = 128 };
+
+/* From p[i], where a message or idle bytes start (state BETWEEN), every
+ * message that ends in the window p[0..avail) (at offset base) is framed by
+ * the set bits of the kernel's masks: each goes to message(), one longer
+ * than TC_NEXUS_MAX_MESSAGE is reported and dropped up to its end, and the
+ * idle byte 0xFF (an end byte itself) is passed over. Returns where the
+ * bytes of a message that does not end in the window start, or avail. */
+static size_t frame(nexus *n, const uint8_t *p, size_t avail, size_t i, uint64_t base)
+{
+    uint64_t bits[CHUNK_BLOCKS];
+    size_t s = i; /* where the next message or idle byte starts */
+    for (size_t at = i; at < avail;) {
+        size_t left = avail - at;
+        size_t nb = left / TC_NEXUS_BLOCK;
+        if (nb > CHUNK_BLOCKS)
+            nb = CHUNK_BLOCKS;
+        if (nb) {
+            n->ends(p + at, nb, bits);
+        } else {
+            /* The last bytes, in a block padded with 0x00 (not an end). */
+            uint8_t tail[TC_NEXUS_BLOCK] = {0};
+            memcpy(tail, p + at, left);
+            n->ends(tail, 1, bits);
+            nb = 1;
+        }
+        for (size_t k = 0; k < nb; k++) {
+            uint64_t m = bits[k];
+            size_t off = at + k * TC_NEXUS_BLOCK;
+            while (m) {
+                size_t e = off + (size_t)__builtin_ctzll(m);
+                m &= m - 1;
+                size_t len = e - s + 1;
+                if (len > TC_NEXUS_MAX_MESSAGE) {
+                    n->start = base + s;
+                    report_long(n, p + s);
+                } else if (len > 1 || p[s] != 0xFF) {
+                    message(n, p + s, (unsigned)len, avail - s, base + s);
+                }
+                s = e + 1;
+            }
+        }
+        at += nb * TC_NEXUS_BLOCK;
+    }
+    return s;
+}
+
 uint64_t tc_nexus_read(tc_reader *r, tc_diag_sink *d, unsigned srcbits, tc_perf_msg_fn fn,
                        void *user, int *wrapped)
 {
     nexus n = {.d = d, .srcbits = srcbits > TC_NEXUS_MAX_SRCBITS ? TC_NEXUS_MAX_SRCBITS : srcbits,
-               .fn = fn, .user = user};
+               .fn = fn, .user = user, .ends = tc_nexus_ends_kernel(tc_simd_level_get())};
     int state = SEARCH;
     uint64_t skipped = 0; /* at the file start, idle bytes not counted */
     for (;;) {
@@ -298,8 +348,11 @@ uint64_t tc_nexus_read(tc_reader *r, tc_diag_sink *d, unsigned srcbits, tc_perf_
                 state = BETWEEN; /* c starts the first message */
             }
             if (state == BETWEEN) {
-                if (c == 0xFF)
-                    continue;
+                /* Every message that ends in the window, then the start of
+                 * one that does not (never 0xFF, an end byte). */
+                i = frame(&n, p, avail, i, base);
+                if (i == avail)
+                    break;
                 /* A message wholly inside the window is read in place. */
                 size_t lim = avail - i < TC_NEXUS_MAX_MESSAGE ? avail - i : TC_NEXUS_MAX_MESSAGE;
                 size_t k = find_end(p + i, lim);
