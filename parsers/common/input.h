@@ -1,8 +1,9 @@
 /*
  * Inputs: files, standard input and memory, with gzip, bzip2 and zstd
  * decompressed transparently when the first bytes carry their magic number.
- * A regular uncompressed file is mapped in sliding windows, never read into
- * memory twice; everything else streams through a bounded buffer.
+ * A regular uncompressed file is read in windows at any offset (pread),
+ * never into memory whole; everything else streams through a bounded
+ * buffer.
  */
 #ifndef TC_INPUT_H
 #define TC_INPUT_H
@@ -23,7 +24,7 @@ typedef enum tc_compression {
 typedef struct tc_input tc_input;
 
 typedef struct tc_input_opts {
-    size_t window; /* bytes per mmap window / stream buffer; 0 = default (16 MiB / 1 MiB) */
+    size_t window; /* bytes per file window / stream buffer; 0 = default (1 MiB) */
     int no_mmap;   /* read regular files through the stream path (tests) */
 } tc_input_opts;
 

@@ -138,7 +138,7 @@ static void data_acquisition(nexus *n, const uint8_t *b, unsigned len, uint64_t 
     n->fn(n->user, &m);
 }
 
-static void deliver(nexus *n, uint64_t start, unsigned len, const uint64_t *v, unsigned nf)
+static inline void deliver(nexus *n, uint64_t start, unsigned len, const uint64_t *v, unsigned nf)
 {
     tc_perf_msg m = {.offset = start,
                      .length = len,
@@ -157,7 +157,7 @@ static uint64_t low_bits(unsigned k) { return k >= 64 ? UINT64_MAX : (1ull << k)
  * one 64-bit word: the MDO bits packed together by shifts, the field ends
  * found from the MSEO bits. room is how many bytes may be loaded from b.
  * Returns 0 when the message is not of that shape. */
-static int data_acquisition_word(nexus *n, const uint8_t *b, unsigned len, size_t room,
+static inline int data_acquisition_word(nexus *n, const uint8_t *b, unsigned len, size_t room,
                                  uint64_t start)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -281,6 +281,9 @@ static size_t frame(nexus *n, const uint8_t *p, size_t avail, size_t i, uint64_t
 {
     uint64_t bits[CHUNK_BLOCKS];
     size_t s = i; /* where the next message or idle byte starts */
+    /* The common Data Acquisition message is read here, in one word;
+     * message() reads the others, and every message of a view. */
+    int word = n->srcbits == 0 && !TC_FIELDS_ON(n->d);
     for (size_t at = i; at < avail;) {
         size_t left = avail - at;
         size_t nb = left / TC_NEXUS_BLOCK;
@@ -302,7 +305,10 @@ static size_t frame(nexus *n, const uint8_t *p, size_t avail, size_t i, uint64_t
                 size_t e = off + (size_t)__builtin_ctzll(m);
                 m &= m - 1;
                 size_t len = e - s + 1;
-                if (len > TC_NEXUS_MAX_MESSAGE) {
+                if (len <= 9 && p[s] == (TC_NEXUS_TCODE_DATA_ACQ << 2 | MSEO_NORMAL) && word &&
+                    data_acquisition_word(n, p + s, (unsigned)len, avail - s, base + s)) {
+                    /* read */
+                } else if (len > TC_NEXUS_MAX_MESSAGE) {
                     n->start = base + s;
                     report_long(n, p + s);
                 } else if (len > 1 || p[s] != 0xFF) {

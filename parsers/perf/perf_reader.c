@@ -46,6 +46,12 @@ static void on_msg(void *user, const tc_perf_msg *m)
     tc_perf_sm_feed(&p->sm, m);
 }
 
+/* Without a view, each message goes straight to the state machine. */
+static void on_msg_plain(void *user, const tc_perf_msg *m)
+{
+    tc_perf_sm_feed(&((perf_run *)user)->sm, m);
+}
+
 static void on_event(void *user, const tc_perf_event *ev)
 {
     perf_run *p = user;
@@ -76,10 +82,11 @@ void tc_perf_parse(tc_reader *r, const tc_parse_ctx *ctx)
     p->ctx = ctx;
     tc_perf_sm_init(&p->sm, ctx->diags, o->perf_channel, o->perf_marker,
                     ctx->on_event ? on_event : NULL, p);
+    tc_perf_msg_fn fn = TC_FIELDS_ON(ctx->diags) ? on_msg : on_msg_plain;
     if (container == TC_PERF_CONTAINER_TEXT)
-        tc_itc_text_read(r, ctx->diags, on_msg, p);
+        tc_itc_text_read(r, ctx->diags, fn, p);
     else
-        tc_nexus_read(r, ctx->diags, o->perf_srcbits, on_msg, p, &p->sm.wrapped);
+        tc_nexus_read(r, ctx->diags, o->perf_srcbits, fn, p, &p->sm.wrapped);
     tc_perf_sm_finish(&p->sm);
     free(p);
 }
