@@ -150,8 +150,6 @@ static inline void deliver(nexus *n, uint64_t start, unsigned len, const uint64_
     n->fn(n->user, &m);
 }
 
-static uint64_t low_bits(unsigned k) { return k >= 64 ? UINT64_MAX : (1ull << k) - 1; }
-
 /* The common Data Acquisition message (no SRC, two or three fields, at
  * most 9 bytes: every write of up to 32 bits without a timestamp) read as
  * one 64-bit word: the MDO bits packed together by shifts, the field ends
@@ -167,10 +165,14 @@ static inline int data_acquisition_word(nexus *n, const uint8_t *b, unsigned len
     uint64_t w;
     memcpy(&w, b + 1, 8);
     uint64_t ends = w & 0x0303030303030303u;
-    ends = (ends | (ends >> 1)) & 0x0101010101010101u & low_bits(8 * nb);
-    unsigned nf = (unsigned)__builtin_popcountll(ends);
-    if (nf < 2 || nf > 3)
+    /* nb is 1 to 8: the TCODE byte does not end the message. */
+    ends = (ends | (ends >> 1)) & 0x0101010101010101u & (UINT64_MAX >> (64 - 8 * nb));
+    /* Two or three field ends (without a popcount instruction, which the
+     * x86-64 baseline lacks). */
+    uint64_t after1 = ends & (ends - 1), after2 = after1 & (after1 - 1);
+    if (!after1 || (after2 & (after2 - 1)))
         return 0;
+    unsigned nf = 2 + (after2 != 0);
     uint64_t x = (w >> 2) & 0x3F3F3F3F3F3F3F3Fu;
     x = (x & 0x003F003F003F003Fu) | ((x & 0x3F003F003F003F00u) >> 2);
     x = (x & 0x00000FFF00000FFFu) | ((x & 0x0FFF00000FFF0000u) >> 4);
@@ -179,10 +181,11 @@ static inline int data_acquisition_word(nexus *n, const uint8_t *b, unsigned len
     unsigned e1 = (unsigned)__builtin_ctzll(ends) / 8 + 1;
     ends &= ends - 1;
     unsigned e2 = (unsigned)__builtin_ctzll(ends) / 8 + 1;
+    /* Every field has at most 48 bits: the masks need no shift by 64. */
     uint64_t v[3];
-    v[0] = x & low_bits(6 * e1);
-    v[1] = (x >> (6 * e1)) & low_bits(6 * (e2 - e1));
-    v[2] = nf == 3 ? (x >> (6 * e2)) & low_bits(6 * (nb - e2)) : 0;
+    v[0] = x & ((1ull << (6 * e1)) - 1);
+    v[1] = (x >> (6 * e1)) & ((1ull << (6 * (e2 - e1))) - 1);
+    v[2] = nf == 3 ? (x >> (6 * e2)) & ((1ull << (6 * (nb - e2))) - 1) : 0;
     deliver(n, start, len, v, nf);
     return 1;
 #else

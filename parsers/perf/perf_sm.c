@@ -252,18 +252,17 @@ static void record_clear(tc_perf_sm *s)
     s->pending_complete = 0;
 }
 
-/* A counter value is complete: its low word (s->ctr_msg) and, when hi is
- * set, its 16-bit high part. Checked here; the running values change only
- * when the whole record is complete. */
-static void finish_counter(tc_perf_sm *s, const tc_perf_msg *hi)
+/* The findings a complete counter value may have (finish_counter): out of
+ * the hot path, in the order they are reported. */
+static void counter_findings(tc_perf_sm *s, const tc_perf_msg *hi, uint64_t value, int fits)
+    __attribute__((noinline, cold));
+
+static void counter_findings(tc_perf_sm *s, const tc_perf_msg *hi, uint64_t value, int fits)
 {
     unsigned i = s->ctr_done;
     const tc_perf_counter *c = &s->cfg.counters[i];
-    uint64_t value = s->ctr_msg.value | (hi ? TC_BUG(15, hi->value << 16, hi->value << 32) : 0);
     uint64_t end = hi ? msg_end(hi) : msg_end(&s->ctr_msg);
     uint64_t mask = width_mask(c->width);
-    int fits = value <= mask;
-    s->ctr_pending = 0;
     if (hi && hi->value == 0)
         report_ex(s, TC_RULE_PERF_COUNTER_HIGH_ZERO, &s->ctr_msg, end,
                   TC_EXTRA(TC_RELATED(s->rec_first.offset), TC_VALUES(TC_UINT("value", value))),
@@ -283,19 +282,33 @@ static void finish_counter(tc_perf_sm *s, const tc_perf_msg *hi)
             ", at most 0x%" PRIx64 ")",
             counter_name(&s->cfg, i).s, record_desc(s->rec.type), where(&s->rec_first).s, value,
             c->width, c->width == 1 ? "" : "s", c->counter_info, mask);
-    uint64_t decoded = value;
+    if (s->cfg.count_type == TC_PERF_RAW && fits && s->run_valid[i] && value < s->run[i])
+        report_ex(s, TC_RULE_PERF_RAW_BACKWARDS, &s->ctr_msg, end,
+                  TC_EXTRA(TC_RELATED(s->rec_first.offset),
+                           TC_VALUES(TC_UINT("counter", i + 1), TC_UINT("value", value),
+                                     TC_UINT("previous_value", s->run[i]))),
+                  "%s of the %s record starting at %s is 0x%" PRIx64
+                  ", lower than its previous value 0x%" PRIx64,
+                  counter_name(&s->cfg, i).s, record_desc(s->rec.type), where(&s->rec_first).s,
+                  value, s->run[i]);
+}
+
+/* A counter value is complete: its low word (s->ctr_msg) and, when hi is
+ * set, its 16-bit high part. Checked here; the running values change only
+ * when the whole record is complete. */
+static inline void finish_counter(tc_perf_sm *s, const tc_perf_msg *hi)
+{
+    unsigned i = s->ctr_done;
+    uint64_t value = s->ctr_msg.value | (hi ? TC_BUG(15, hi->value << 16, hi->value << 32) : 0);
+    uint64_t mask = width_mask(s->cfg.counters[i].width);
+    int fits = value <= mask;
+    s->ctr_pending = 0;
+    if ((hi && hi->value == 0) || !fits ||
+        (s->cfg.count_type == TC_PERF_RAW && s->run_valid[i] && value < s->run[i]))
+        counter_findings(s, hi, value, fits);
+    uint64_t decoded;
     switch (s->cfg.count_type) {
-    case TC_PERF_RAW:
-        if (fits && s->run_valid[i] && value < s->run[i])
-            report_ex(s, TC_RULE_PERF_RAW_BACKWARDS, &s->ctr_msg, end,
-                      TC_EXTRA(TC_RELATED(s->rec_first.offset),
-                               TC_VALUES(TC_UINT("counter", i + 1), TC_UINT("value", value),
-                                         TC_UINT("previous_value", s->run[i]))),
-                      "%s of the %s record starting at %s is 0x%" PRIx64
-                      ", lower than its previous value 0x%" PRIx64,
-                      counter_name(&s->cfg, i).s, record_desc(s->rec.type), where(&s->rec_first).s,
-                      value, s->run[i]);
-        break;
+    case TC_PERF_RAW: decoded = value; break;
     case TC_PERF_DELTA: decoded = (s->run[i] + value) & mask; break;
     default: decoded = (s->run[i] ^ value) & mask; break;
     }
