@@ -893,9 +893,9 @@ enum {
 static unsigned message_class(const tc_perf_sm *s, const tc_perf_msg *m)
 {
     static const uint8_t cls[4] = {C_W32, C_OTHER, C_W16, C_W8};
-    static const uint8_t bits[4] = {32, 0, 16, 8};
+    static const uint64_t limit[4] = {UINT64_C(1) << 32, 0, 1u << 16, 1u << 8};
     unsigned w = (unsigned)(m->idtag & 3);
-    unsigned other = (m->value >> bits[w]) != 0 || m->value == s->marker;
+    unsigned other = (m->value >= limit[w]) | (m->value == s->marker);
     return other ? C_OTHER : cls[w];
 }
 
@@ -975,14 +975,22 @@ static int feed_hot(tc_perf_sm *s, const tc_perf_msg *m)
     }
 }
 
+/* A perf-channel message the hot path leaves: every step, out of line so
+ * that the hot path keeps its registers. */
+static void feed_general(tc_perf_sm *s, const tc_perf_msg *m) __attribute__((noinline));
+
 void tc_perf_sm_feed(tc_perf_sm *s, const tc_perf_msg *m)
 {
     /* IDTAGs of 128 and above name no stimulus register (spec/perf.md, "ITC writes"). */
     if (m->idtag >= 128 || m->idtag / 4 != s->channel)
         return;
     s->perf_messages++;
-    if (feed_hot(s, m))
-        return;
+    if (!feed_hot(s, m))
+        feed_general(s, m);
+}
+
+static void feed_general(tc_perf_sm *s, const tc_perf_msg *m)
+{
     if (s->state == TC_PERF_S_BEFORE) {
         before_step(s, m);
         return;
