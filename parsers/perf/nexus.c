@@ -20,17 +20,44 @@ enum {
     DROP,    /* after an over-long message: up to and including its end */
 };
 
+/* Messages handed to a batch function at once. */
+#define BATCH 128
+
 typedef struct nexus {
     tc_diag_sink *d;
     unsigned srcbits;
-    tc_perf_msg_fn fn;
+    tc_perf_msg_fn fn;        /* one message at a time, or */
+    tc_perf_batch_fn batch;   /* a batch at a time */
     void *user;
     uint64_t delivered;
     uint8_t buf[TC_NEXUS_MAX_MESSAGE];
     unsigned len;
     uint64_t start; /* offset of buf[0] */
     tc_nexus_ends_fn ends; /* the message-end kernel of the level in force */
+    /* The batch: messages not yet handed over. Every finding of this layer
+     * hands them over first, so that findings keep their order. Without a
+     * batch function, q[0] holds the message being delivered. */
+    unsigned nq;
+    tc_perf_msg q[BATCH];
 } nexus;
+
+static void flush(nexus *n)
+{
+    if (n->nq) {
+        n->batch(n->user, n->q, n->nq);
+        n->nq = 0;
+    }
+}
+
+/* Message m, just written at q[nq], goes on. */
+static inline void pass_on(nexus *n, tc_perf_msg *m)
+{
+    n->delivered++;
+    if (!n->batch)
+        n->fn(n->user, m);
+    else if (++n->nq == BATCH)
+        flush(n);
+}
 
 /* Bits of a variable field: the value, and whether a set bit fell beyond
  * bit 63. */
@@ -59,6 +86,7 @@ static const char *const field_names[3] = {"IDTAG", "DQDATA", "TIMESTAMP"};
 /* A whole Data Acquisition message: b[0..len), at offset start. */
 static void data_acquisition(nexus *n, const uint8_t *b, unsigned len, uint64_t start)
 {
+    flush(n); /* its findings and view come after the messages before */
     field f[4];
     memset(f, 0, sizeof f);
     unsigned nf = 0;
@@ -126,28 +154,28 @@ static void data_acquisition(nexus *n, const uint8_t *b, unsigned len, uint64_t 
                       field_names[k], f[k].nbits, (unsigned long long)f[k].value);
             return;
         }
-    tc_perf_msg m = {.offset = start,
-                     .length = len,
-                     .src = src,
-                     .idtag = f[0].value,
-                     .value = f[1].value,
-                     .timestamp = nf == 3 ? f[2].value : 0,
-                     .has_timestamp = nf == 3};
-    tc_perf_fields_message(n->d, &m, &sp, 0);
-    n->delivered++;
-    n->fn(n->user, &m);
+    tc_perf_msg *m = &n->q[n->nq];
+    *m = (tc_perf_msg){.offset = start,
+                       .length = len,
+                       .src = src,
+                       .idtag = f[0].value,
+                       .value = f[1].value,
+                       .timestamp = nf == 3 ? f[2].value : 0,
+                       .has_timestamp = nf == 3};
+    tc_perf_fields_message(n->d, m, &sp, 0);
+    pass_on(n, m);
 }
 
 static inline void deliver(nexus *n, uint64_t start, unsigned len, const uint64_t *v, unsigned nf)
 {
-    tc_perf_msg m = {.offset = start,
-                     .length = len,
-                     .idtag = v[0],
-                     .value = v[1],
-                     .timestamp = nf == 3 ? v[2] : 0,
-                     .has_timestamp = nf == 3};
-    n->delivered++;
-    n->fn(n->user, &m);
+    tc_perf_msg *m = &n->q[n->nq];
+    *m = (tc_perf_msg){.offset = start,
+                       .length = len,
+                       .idtag = v[0],
+                       .value = v[1],
+                       .timestamp = nf == 3 ? v[2] : 0,
+                       .has_timestamp = nf == 3};
+    pass_on(n, m);
 }
 
 /* The common Data Acquisition message (no SRC, two or three fields, at
@@ -155,8 +183,8 @@ static inline void deliver(nexus *n, uint64_t start, unsigned len, const uint64_
  * one 64-bit word: the MDO bits packed together by shifts, the field ends
  * found from the MSEO bits. room is how many bytes may be loaded from b.
  * Returns 0 when the message is not of that shape. */
-static inline int data_acquisition_word(nexus *n, const uint8_t *b, unsigned len, size_t room,
-                                 uint64_t start)
+static inline __attribute__((always_inline)) int
+data_acquisition_word(nexus *n, const uint8_t *b, unsigned len, size_t room, uint64_t start)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     unsigned nb = len - 1; /* bytes after the TCODE's */
@@ -225,6 +253,7 @@ static void message(nexus *n, const uint8_t *b, unsigned len, size_t room, uint6
     if (TC_FIELDS_ON(n->d)) {
         /* A view: every message is a record, and the general decoder says
          * where its fields are. */
+        flush(n);
         unsigned tcode = b[0] >> 2;
         tc_fields_record(n->d, start, len, TC_LOOK_HEX, "Nexus message (TCODE %u%s)", tcode,
                          tcode == TC_NEXUS_TCODE_DATA_ACQ ? ", Data Acquisition"
@@ -265,6 +294,7 @@ static size_t find_end(const uint8_t *s, size_t lim)
 
 static void report_long(nexus *n, const uint8_t *b)
 {
+    flush(n);
     tc_report(n->d, TC_RULE_PERF_NEXUS_MESSAGE_LONG, n->start, TC_NEXUS_MAX_MESSAGE,
               "a message (TCODE %u) has not ended after %u bytes; a message ends on a byte "
               "with MSEO 3 within 64 bytes (skipped to the next message end)",
@@ -325,11 +355,12 @@ static size_t frame(nexus *n, const uint8_t *p, size_t avail, size_t i, uint64_t
     return s;
 }
 
-uint64_t tc_nexus_read(tc_reader *r, tc_diag_sink *d, unsigned srcbits, tc_perf_msg_fn fn,
-                       void *user, int *wrapped)
+static uint64_t read_nexus(tc_reader *r, tc_diag_sink *d, unsigned srcbits, tc_perf_msg_fn fn,
+                           tc_perf_batch_fn batch, void *user, int *wrapped)
 {
     nexus n = {.d = d, .srcbits = srcbits > TC_NEXUS_MAX_SRCBITS ? TC_NEXUS_MAX_SRCBITS : srcbits,
-               .fn = fn, .user = user, .ends = tc_nexus_ends_kernel(tc_simd_level_get())};
+               .fn = fn, .batch = batch, .user = user,
+               .ends = tc_nexus_ends_kernel(tc_simd_level_get())};
     int state = SEARCH;
     uint64_t skipped = 0; /* at the file start, idle bytes not counted */
     for (;;) {
@@ -401,6 +432,7 @@ uint64_t tc_nexus_read(tc_reader *r, tc_diag_sink *d, unsigned srcbits, tc_perf_
         }
         tc_advance(r, avail);
     }
+    flush(&n);
     if (state == IN_MSG && TC_BUG(25, n.len > 1, 1))
         tc_report(d, TC_RULE_PERF_NEXUS_TRUNCATED, n.start, n.len,
                   "the capture stops inside a message: the file ends %u byte%s into the "
@@ -418,4 +450,16 @@ uint64_t tc_nexus_read(tc_reader *r, tc_diag_sink *d, unsigned srcbits, tc_perf_
                   (unsigned long long)skipped);
     }
     return n.delivered;
+}
+
+uint64_t tc_nexus_read(tc_reader *r, tc_diag_sink *d, unsigned srcbits, tc_perf_msg_fn fn,
+                       void *user, int *wrapped)
+{
+    return read_nexus(r, d, srcbits, fn, NULL, user, wrapped);
+}
+
+uint64_t tc_nexus_read_batch(tc_reader *r, tc_diag_sink *d, unsigned srcbits,
+                             tc_perf_batch_fn fn, void *user, int *wrapped)
+{
+    return read_nexus(r, d, srcbits, NULL, fn, user, wrapped);
 }

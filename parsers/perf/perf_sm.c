@@ -913,7 +913,7 @@ static const uint8_t hot[2][2][4] = {
 };
 
 /* Returns 0 when the general steps must read m (nothing done yet). */
-static int feed_hot(tc_perf_sm *s, const tc_perf_msg *m)
+static inline __attribute__((always_inline)) int feed_hot(tc_perf_sm *s, const tc_perf_msg *m)
 {
     unsigned st = s->state;
     if (st != TC_PERF_S_RECORD_START && st != TC_PERF_S_RECORD)
@@ -979,7 +979,7 @@ static int feed_hot(tc_perf_sm *s, const tc_perf_msg *m)
  * that the hot path keeps its registers. */
 static void feed_general(tc_perf_sm *s, const tc_perf_msg *m) __attribute__((noinline));
 
-void tc_perf_sm_feed(tc_perf_sm *s, const tc_perf_msg *m)
+static inline __attribute__((always_inline)) void feed_one(tc_perf_sm *s, const tc_perf_msg *m)
 {
     /* IDTAGs of 128 and above name no stimulus register (spec/perf.md, "ITC writes"). */
     if (m->idtag >= 128 || m->idtag / 4 != s->channel)
@@ -987,6 +987,17 @@ void tc_perf_sm_feed(tc_perf_sm *s, const tc_perf_msg *m)
     s->perf_messages++;
     if (!feed_hot(s, m))
         feed_general(s, m);
+}
+
+void tc_perf_sm_feed(tc_perf_sm *s, const tc_perf_msg *m)
+{
+    feed_one(s, m);
+}
+
+void tc_perf_sm_feed_many(tc_perf_sm *s, const tc_perf_msg *m, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        feed_one(s, &m[i]);
 }
 
 static void feed_general(tc_perf_sm *s, const tc_perf_msg *m)
