@@ -316,7 +316,8 @@ static size_t frame(nexus *n, const uint8_t *p, size_t avail, size_t i, uint64_t
     size_t s = i; /* where the next message or idle byte starts */
     /* The common Data Acquisition message is read here, in one word;
      * message() reads the others, and every message of a view. */
-    int word = n->srcbits == 0 && !TC_FIELDS_ON(n->d);
+    int view = TC_FIELDS_ON(n->d);
+    int word = n->srcbits == 0 && !view;
     for (size_t at = i; at < avail;) {
         size_t left = avail - at;
         size_t nb = left / TC_NEXUS_BLOCK;
@@ -344,6 +345,9 @@ static size_t frame(nexus *n, const uint8_t *p, size_t avail, size_t i, uint64_t
                 } else if (len > TC_NEXUS_MAX_MESSAGE) {
                     n->start = base + s;
                     report_long(n, p + s);
+                } else if (!view && (p[s] >> 2) != TC_NEXUS_TCODE_DATA_ACQ) {
+                    /* Another TCODE (or the idle byte 0xFF): skipped by its
+                     * framing, as message() would. */
                 } else if (len > 1 || p[s] != 0xFF) {
                     message(n, p + s, (unsigned)len, avail - s, base + s);
                 }
