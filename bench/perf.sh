@@ -26,6 +26,7 @@ SEED=${BENCH_SEED:-1}
 
 # Targets (see docs/benchmarks.md).
 TARGET_MBPS=1000
+TARGET_CAT_RATIO=6 # validate -j 1 of the 256 MiB trace: at most this many times cat's time
 RSS_FLAT_MIB=2 # peak RSS "independent of length": spread across lengths at most this
 
 MIB=$((1 << 20))
@@ -68,6 +69,27 @@ measure pf_validate_1g "$RUNS" "$S1G" -- "$TRACECHECK" validate "$R1G"
 measure pf_validate_256m "$RUNS" "$S256" -- "$TRACECHECK" validate "$R256"
 measure pf_validate_raw "$RUNS" "$SX" -- "$TRACECHECK" validate "$X1G"
 measure pf_dump_256m "$SLOW_RUNS" "$S256" -- "$TRACECHECK" dump "$R256"
+# One thread against cat on the same 256 MiB file, run for run in turn so
+# that both see the same load.
+for ((k = 1; k <= RUNS; k++)); do
+    measure pf_cat_256m_$k 1 "$S256" -- cat "$R256"
+    measure pf_validate_j1_256m_$k 1 "$S256" -- "$TRACECHECK" validate -j 1 "$R256"
+done
+median_of() { # median_of PREFIX: the median of MED[PREFIX_1 .. PREFIX_RUNS], the largest RSS
+    local k t=() r=0
+    for ((k = 1; k <= RUNS; k++)); do
+        t+=("${MED[${1}_$k]}")
+        [ "${RSS[${1}_$k]}" -gt "$r" ] && r=${RSS[${1}_$k]}
+    done
+    MED[$1]=$(printf '%s\n' "${t[@]}" | sort -g |
+        awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
+    BEST[$1]=$(printf '%s\n' "${t[@]}" | sort -g | head -n 1)
+    RSS[$1]=$r
+    BYTES[$1]=$S256
+    RUNS_OF[$1]=$RUNS
+}
+median_of pf_cat_256m
+median_of pf_validate_j1_256m
 
 {
     echo
@@ -85,6 +107,8 @@ measure pf_dump_256m "$SLOW_RUNS" "$S256" -- "$TRACECHECK" dump "$R256"
     row pf_validate_256m "tracecheck validate" "delta $(human "$S256")"
     row pf_validate_raw "tracecheck validate" "raw $(human "$SX")"
     row pf_dump_256m "tracecheck dump > /dev/null" "delta $(human "$S256")"
+    row pf_cat_256m "cat > /dev/null (baseline)" "delta $(human "$S256")"
+    row pf_validate_j1_256m "tracecheck validate -j 1" "delta $(human "$S256")"
 
     echo
     target_header
@@ -96,6 +120,11 @@ measure pf_dump_256m "$SLOW_RUNS" "$S256" -- "$TRACECHECK" dump "$R256"
             "$g GB/s (median $(gbps "$s" "${MED[$m]}"))" \
             "$(awk -v g="$g" -v t="$TARGET_MBPS" 'BEGIN { print (g * 1000 >= t) }')"
     done
+    ratio=$(awk -v a="${MED[pf_validate_j1_256m]}" -v b="${MED[pf_cat_256m]}" 'BEGIN { printf "%.1f", a / b }')
+    target_row "validate -j 1 <= $TARGET_CAT_RATIO x cat (delta $(human "$S256"), medians)" \
+        "${ratio}x cat ($(gbps "$S256" "${MED[pf_validate_j1_256m]}") vs $(gbps "$S256" "${MED[pf_cat_256m]}") GB/s)" \
+        "$(awk -v r="$ratio" -v t="$TARGET_CAT_RATIO" 'BEGIN { print (r <= t) }')"
+    echo "validate -j 1 peak RSS (delta $(human "$S256")): $(mib "${RSS[pf_validate_j1_256m]}") MiB"
     lo=${RSS[pf_validate_256m]} hi=${RSS[pf_validate_1g]}
     if [ "$hi" -lt "$lo" ]; then t=$lo; lo=$hi; hi=$t; fi
     target_row "validate peak RSS flat across lengths (spread <= $RSS_FLAT_MIB MiB)" \

@@ -7,6 +7,7 @@
  */
 #include <string.h>
 #include "../common/fuzzbench.h"
+#include "nexus_simd.h"
 #include "perf_fields.h"
 #include "perf_msg.h"
 
@@ -19,16 +20,44 @@ enum {
     DROP,    /* after an over-long message: up to and including its end */
 };
 
+/* Messages handed to a batch function at once. */
+#define BATCH 128
+
 typedef struct nexus {
     tc_diag_sink *d;
     unsigned srcbits;
-    tc_perf_msg_fn fn;
+    tc_perf_msg_fn fn;        /* one message at a time, or */
+    tc_perf_batch_fn batch;   /* a batch at a time */
     void *user;
     uint64_t delivered;
     uint8_t buf[TC_NEXUS_MAX_MESSAGE];
     unsigned len;
     uint64_t start; /* offset of buf[0] */
+    tc_nexus_ends_fn ends; /* the message-end kernel of the level in force */
+    /* The batch: messages not yet handed over. Every finding of this layer
+     * hands them over first, so that findings keep their order. Without a
+     * batch function, q[0] holds the message being delivered. */
+    unsigned nq;
+    tc_perf_msg q[BATCH];
 } nexus;
+
+static void flush(nexus *n)
+{
+    if (n->nq) {
+        n->batch(n->user, n->q, n->nq);
+        n->nq = 0;
+    }
+}
+
+/* Message m, just written at q[nq], goes on. */
+static inline void pass_on(nexus *n, tc_perf_msg *m)
+{
+    n->delivered++;
+    if (!n->batch)
+        n->fn(n->user, m);
+    else if (++n->nq == BATCH)
+        flush(n);
+}
 
 /* Bits of a variable field: the value, and whether a set bit fell beyond
  * bit 63. */
@@ -57,6 +86,7 @@ static const char *const field_names[3] = {"IDTAG", "DQDATA", "TIMESTAMP"};
 /* A whole Data Acquisition message: b[0..len), at offset start. */
 static void data_acquisition(nexus *n, const uint8_t *b, unsigned len, uint64_t start)
 {
+    flush(n); /* its findings and view come after the messages before */
     field f[4];
     memset(f, 0, sizeof f);
     unsigned nf = 0;
@@ -124,39 +154,37 @@ static void data_acquisition(nexus *n, const uint8_t *b, unsigned len, uint64_t 
                       field_names[k], f[k].nbits, (unsigned long long)f[k].value);
             return;
         }
-    tc_perf_msg m = {.offset = start,
-                     .length = len,
-                     .src = src,
-                     .idtag = f[0].value,
-                     .value = f[1].value,
-                     .timestamp = nf == 3 ? f[2].value : 0,
-                     .has_timestamp = nf == 3};
-    tc_perf_fields_message(n->d, &m, &sp, 0);
-    n->delivered++;
-    n->fn(n->user, &m);
+    tc_perf_msg *m = &n->q[n->nq];
+    *m = (tc_perf_msg){.offset = start,
+                       .length = len,
+                       .src = src,
+                       .idtag = f[0].value,
+                       .value = f[1].value,
+                       .timestamp = nf == 3 ? f[2].value : 0,
+                       .has_timestamp = nf == 3};
+    tc_perf_fields_message(n->d, m, &sp, 0);
+    pass_on(n, m);
 }
 
-static void deliver(nexus *n, uint64_t start, unsigned len, const uint64_t *v, unsigned nf)
+static inline void deliver(nexus *n, uint64_t start, unsigned len, const uint64_t *v, unsigned nf)
 {
-    tc_perf_msg m = {.offset = start,
-                     .length = len,
-                     .idtag = v[0],
-                     .value = v[1],
-                     .timestamp = nf == 3 ? v[2] : 0,
-                     .has_timestamp = nf == 3};
-    n->delivered++;
-    n->fn(n->user, &m);
+    tc_perf_msg *m = &n->q[n->nq];
+    *m = (tc_perf_msg){.offset = start,
+                       .length = len,
+                       .idtag = v[0],
+                       .value = v[1],
+                       .timestamp = nf == 3 ? v[2] : 0,
+                       .has_timestamp = nf == 3};
+    pass_on(n, m);
 }
-
-static uint64_t low_bits(unsigned k) { return k >= 64 ? UINT64_MAX : (1ull << k) - 1; }
 
 /* The common Data Acquisition message (no SRC, two or three fields, at
  * most 9 bytes: every write of up to 32 bits without a timestamp) read as
  * one 64-bit word: the MDO bits packed together by shifts, the field ends
  * found from the MSEO bits. room is how many bytes may be loaded from b.
  * Returns 0 when the message is not of that shape. */
-static int data_acquisition_word(nexus *n, const uint8_t *b, unsigned len, size_t room,
-                                 uint64_t start)
+static inline __attribute__((always_inline)) int
+data_acquisition_word(nexus *n, const uint8_t *b, unsigned len, size_t room, uint64_t start)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     unsigned nb = len - 1; /* bytes after the TCODE's */
@@ -165,10 +193,14 @@ static int data_acquisition_word(nexus *n, const uint8_t *b, unsigned len, size_
     uint64_t w;
     memcpy(&w, b + 1, 8);
     uint64_t ends = w & 0x0303030303030303u;
-    ends = (ends | (ends >> 1)) & 0x0101010101010101u & low_bits(8 * nb);
-    unsigned nf = (unsigned)__builtin_popcountll(ends);
-    if (nf < 2 || nf > 3)
+    /* nb is 1 to 8: the TCODE byte does not end the message. */
+    ends = (ends | (ends >> 1)) & 0x0101010101010101u & (UINT64_MAX >> (64 - 8 * nb));
+    /* Two or three field ends (without a popcount instruction, which the
+     * x86-64 baseline lacks). */
+    uint64_t after1 = ends & (ends - 1), after2 = after1 & (after1 - 1);
+    if (!after1 || (after2 & (after2 - 1)))
         return 0;
+    unsigned nf = 2 + (after2 != 0);
     uint64_t x = (w >> 2) & 0x3F3F3F3F3F3F3F3Fu;
     x = (x & 0x003F003F003F003Fu) | ((x & 0x3F003F003F003F00u) >> 2);
     x = (x & 0x00000FFF00000FFFu) | ((x & 0x0FFF00000FFF0000u) >> 4);
@@ -177,10 +209,11 @@ static int data_acquisition_word(nexus *n, const uint8_t *b, unsigned len, size_
     unsigned e1 = (unsigned)__builtin_ctzll(ends) / 8 + 1;
     ends &= ends - 1;
     unsigned e2 = (unsigned)__builtin_ctzll(ends) / 8 + 1;
+    /* Every field has at most 48 bits: the masks need no shift by 64. */
     uint64_t v[3];
-    v[0] = x & low_bits(6 * e1);
-    v[1] = (x >> (6 * e1)) & low_bits(6 * (e2 - e1));
-    v[2] = nf == 3 ? (x >> (6 * e2)) & low_bits(6 * (nb - e2)) : 0;
+    v[0] = x & ((1ull << (6 * e1)) - 1);
+    v[1] = (x >> (6 * e1)) & ((1ull << (6 * (e2 - e1))) - 1);
+    v[2] = nf == 3 ? (x >> (6 * e2)) & ((1ull << (6 * (nb - e2))) - 1) : 0;
     deliver(n, start, len, v, nf);
     return 1;
 #else
@@ -220,6 +253,7 @@ static void message(nexus *n, const uint8_t *b, unsigned len, size_t room, uint6
     if (TC_FIELDS_ON(n->d)) {
         /* A view: every message is a record, and the general decoder says
          * where its fields are. */
+        flush(n);
         unsigned tcode = b[0] >> 2;
         tc_fields_record(n->d, start, len, TC_LOOK_HEX, "Nexus message (TCODE %u%s)", tcode,
                          tcode == TC_NEXUS_TCODE_DATA_ACQ ? ", Data Acquisition"
@@ -260,17 +294,77 @@ static size_t find_end(const uint8_t *s, size_t lim)
 
 static void report_long(nexus *n, const uint8_t *b)
 {
+    flush(n);
     tc_report(n->d, TC_RULE_PERF_NEXUS_MESSAGE_LONG, n->start, TC_NEXUS_MAX_MESSAGE,
               "a message (TCODE %u) has not ended after %u bytes; a message ends on a byte "
               "with MSEO 3 within 64 bytes (skipped to the next message end)",
               b[0] >> 2, TC_NEXUS_MAX_MESSAGE);
 }
 
-uint64_t tc_nexus_read(tc_reader *r, tc_diag_sink *d, unsigned srcbits, tc_perf_msg_fn fn,
-                       void *user, int *wrapped)
+/* Blocks given to the kernel at once: their masks stay in the L1 cache. */
+enum { CHUNK_BLOCKS = 128 };
+
+/* From p[i], where a message or idle bytes start (state BETWEEN), every
+ * message that ends in the window p[0..avail) (at offset base) is framed by
+ * the set bits of the kernel's masks: each goes to message(), one longer
+ * than TC_NEXUS_MAX_MESSAGE is reported and dropped up to its end, and the
+ * idle byte 0xFF (an end byte itself) is passed over. Returns where the
+ * bytes of a message that does not end in the window start, or avail. */
+static size_t frame(nexus *n, const uint8_t *p, size_t avail, size_t i, uint64_t base)
+{
+    uint64_t bits[CHUNK_BLOCKS];
+    size_t s = i; /* where the next message or idle byte starts */
+    /* The common Data Acquisition message is read here, in one word;
+     * message() reads the others, and every message of a view. */
+    int view = TC_FIELDS_ON(n->d);
+    int word = n->srcbits == 0 && !view;
+    for (size_t at = i; at < avail;) {
+        size_t left = avail - at;
+        size_t nb = left / TC_NEXUS_BLOCK;
+        if (nb > CHUNK_BLOCKS)
+            nb = CHUNK_BLOCKS;
+        if (nb) {
+            n->ends(p + at, nb, bits);
+        } else {
+            /* The last bytes, in a block padded with 0x00 (not an end). */
+            uint8_t tail[TC_NEXUS_BLOCK] = {0};
+            memcpy(tail, p + at, left);
+            n->ends(tail, 1, bits);
+            nb = 1;
+        }
+        for (size_t k = 0; k < nb; k++) {
+            uint64_t m = bits[k];
+            size_t off = at + k * TC_NEXUS_BLOCK;
+            while (m) {
+                size_t e = off + (size_t)__builtin_ctzll(m);
+                m &= m - 1;
+                size_t len = e - s + 1;
+                if (len <= 9 && p[s] == (TC_NEXUS_TCODE_DATA_ACQ << 2 | MSEO_NORMAL) && word &&
+                    data_acquisition_word(n, p + s, (unsigned)len, avail - s, base + s)) {
+                    /* read */
+                } else if (len > TC_NEXUS_MAX_MESSAGE) {
+                    n->start = base + s;
+                    report_long(n, p + s);
+                } else if (!view && (p[s] >> 2) != TC_NEXUS_TCODE_DATA_ACQ) {
+                    /* Another TCODE (or the idle byte 0xFF): skipped by its
+                     * framing, as message() would. */
+                } else if (len > 1 || p[s] != 0xFF) {
+                    message(n, p + s, (unsigned)len, avail - s, base + s);
+                }
+                s = e + 1;
+            }
+        }
+        at += nb * TC_NEXUS_BLOCK;
+    }
+    return s;
+}
+
+static uint64_t read_nexus(tc_reader *r, tc_diag_sink *d, unsigned srcbits, tc_perf_msg_fn fn,
+                           tc_perf_batch_fn batch, void *user, int *wrapped)
 {
     nexus n = {.d = d, .srcbits = srcbits > TC_NEXUS_MAX_SRCBITS ? TC_NEXUS_MAX_SRCBITS : srcbits,
-               .fn = fn, .user = user};
+               .fn = fn, .batch = batch, .user = user,
+               .ends = tc_nexus_ends_kernel(tc_simd_level_get())};
     int state = SEARCH;
     uint64_t skipped = 0; /* at the file start, idle bytes not counted */
     for (;;) {
@@ -298,8 +392,11 @@ uint64_t tc_nexus_read(tc_reader *r, tc_diag_sink *d, unsigned srcbits, tc_perf_
                 state = BETWEEN; /* c starts the first message */
             }
             if (state == BETWEEN) {
-                if (c == 0xFF)
-                    continue;
+                /* Every message that ends in the window, then the start of
+                 * one that does not (never 0xFF, an end byte). */
+                i = frame(&n, p, avail, i, base);
+                if (i == avail)
+                    break;
                 /* A message wholly inside the window is read in place. */
                 size_t lim = avail - i < TC_NEXUS_MAX_MESSAGE ? avail - i : TC_NEXUS_MAX_MESSAGE;
                 size_t k = find_end(p + i, lim);
@@ -339,6 +436,7 @@ uint64_t tc_nexus_read(tc_reader *r, tc_diag_sink *d, unsigned srcbits, tc_perf_
         }
         tc_advance(r, avail);
     }
+    flush(&n);
     if (state == IN_MSG && TC_BUG(25, n.len > 1, 1))
         tc_report(d, TC_RULE_PERF_NEXUS_TRUNCATED, n.start, n.len,
                   "the capture stops inside a message: the file ends %u byte%s into the "
@@ -356,4 +454,16 @@ uint64_t tc_nexus_read(tc_reader *r, tc_diag_sink *d, unsigned srcbits, tc_perf_
                   (unsigned long long)skipped);
     }
     return n.delivered;
+}
+
+uint64_t tc_nexus_read(tc_reader *r, tc_diag_sink *d, unsigned srcbits, tc_perf_msg_fn fn,
+                       void *user, int *wrapped)
+{
+    return read_nexus(r, d, srcbits, fn, NULL, user, wrapped);
+}
+
+uint64_t tc_nexus_read_batch(tc_reader *r, tc_diag_sink *d, unsigned srcbits,
+                             tc_perf_batch_fn fn, void *user, int *wrapped)
+{
+    return read_nexus(r, d, srcbits, NULL, fn, user, wrapped);
 }

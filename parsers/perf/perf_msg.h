@@ -6,6 +6,7 @@
 #ifndef TC_PERF_MSG_H
 #define TC_PERF_MSG_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../common/diag.h"
@@ -27,6 +28,9 @@ typedef struct tc_perf_msg {
  * the call. */
 typedef void (*tc_perf_msg_fn)(void *user, const tc_perf_msg *m);
 
+/* Called with messages m[0..n), in order; valid only during the call. */
+typedef void (*tc_perf_batch_fn)(void *user, const tc_perf_msg *m, size_t n);
+
 #define TC_NEXUS_MAX_MESSAGE 64 /* bytes */
 #define TC_NEXUS_TCODE_DATA_ACQ 7
 #define TC_NEXUS_MAX_SRCBITS 8
@@ -39,6 +43,13 @@ typedef void (*tc_perf_msg_fn)(void *user, const tc_perf_msg *m);
  * be NULL). Returns the number of Data Acquisition messages delivered. */
 uint64_t tc_nexus_read(tc_reader *r, tc_diag_sink *d, unsigned srcbits, tc_perf_msg_fn fn,
                        void *user, int *wrapped);
+
+/* The same, the messages handed to fn a batch at a time (one call for
+ * many messages): a batch is handed over before any finding of the Nexus
+ * layer that follows its messages, so that findings keep their order. Not
+ * for a view (fields.h), whose records follow each message. */
+uint64_t tc_nexus_read_batch(tc_reader *r, tc_diag_sink *d, unsigned srcbits,
+                             tc_perf_batch_fn fn, void *user, int *wrapped);
 
 /* Reads a text message list to its end (PERF-TEXT-SYNTAX for bad lines).
  * Returns the number of messages delivered. */

@@ -49,6 +49,18 @@ static void on_msg(void *user, const tc_perf_msg *m)
     tc_perf_sm_feed(&p->sm, m);
 }
 
+/* Without a view, messages go straight to the state machine: one at a
+ * time from the text list, a batch at a time from Nexus. */
+static void on_msg_plain(void *user, const tc_perf_msg *m)
+{
+    tc_perf_sm_feed(&((perf_run *)user)->sm, m);
+}
+
+static void on_batch(void *user, const tc_perf_msg *m, size_t n)
+{
+    tc_perf_sm_feed_many(&((perf_run *)user)->sm, m, n);
+}
+
 static void on_event(void *user, const tc_perf_event *ev)
 {
     perf_run *p = user;
@@ -91,10 +103,13 @@ void tc_perf_parse(tc_reader *r, const tc_parse_ctx *ctx)
     }
     tc_perf_sm_init(&p->sm, ctx->diags, o->perf_channel, o->perf_marker,
                     ctx->on_event || p->bins ? on_event : NULL, p);
+    int view = TC_FIELDS_ON(ctx->diags);
     if (container == TC_PERF_CONTAINER_TEXT)
-        tc_itc_text_read(r, ctx->diags, on_msg, p);
-    else
+        tc_itc_text_read(r, ctx->diags, view ? on_msg : on_msg_plain, p);
+    else if (view)
         tc_nexus_read(r, ctx->diags, o->perf_srcbits, on_msg, p, &p->sm.wrapped);
+    else
+        tc_nexus_read_batch(r, ctx->diags, o->perf_srcbits, on_batch, p, &p->sm.wrapped);
     tc_perf_sm_finish(&p->sm);
     tc_perf_bins_close(p->bins);
     free(p);

@@ -252,18 +252,17 @@ static void record_clear(tc_perf_sm *s)
     s->pending_complete = 0;
 }
 
-/* A counter value is complete: its low word (s->ctr_msg) and, when hi is
- * set, its 16-bit high part. Checked here; the running values change only
- * when the whole record is complete. */
-static void finish_counter(tc_perf_sm *s, const tc_perf_msg *hi)
+/* The findings a complete counter value may have (finish_counter): out of
+ * the hot path, in the order they are reported. */
+static void counter_findings(tc_perf_sm *s, const tc_perf_msg *hi, uint64_t value, int fits)
+    __attribute__((noinline, cold));
+
+static void counter_findings(tc_perf_sm *s, const tc_perf_msg *hi, uint64_t value, int fits)
 {
     unsigned i = s->ctr_done;
     const tc_perf_counter *c = &s->cfg.counters[i];
-    uint64_t value = s->ctr_msg.value | (hi ? TC_BUG(15, hi->value << 16, hi->value << 32) : 0);
     uint64_t end = hi ? msg_end(hi) : msg_end(&s->ctr_msg);
     uint64_t mask = width_mask(c->width);
-    int fits = value <= mask;
-    s->ctr_pending = 0;
     if (hi && hi->value == 0)
         report_ex(s, TC_RULE_PERF_COUNTER_HIGH_ZERO, &s->ctr_msg, end,
                   TC_EXTRA(TC_RELATED(s->rec_first.offset), TC_VALUES(TC_UINT("value", value))),
@@ -283,19 +282,33 @@ static void finish_counter(tc_perf_sm *s, const tc_perf_msg *hi)
             ", at most 0x%" PRIx64 ")",
             counter_name(&s->cfg, i).s, record_desc(s->rec.type), where(&s->rec_first).s, value,
             c->width, c->width == 1 ? "" : "s", c->counter_info, mask);
-    uint64_t decoded = value;
+    if (s->cfg.count_type == TC_PERF_RAW && fits && s->run_valid[i] && value < s->run[i])
+        report_ex(s, TC_RULE_PERF_RAW_BACKWARDS, &s->ctr_msg, end,
+                  TC_EXTRA(TC_RELATED(s->rec_first.offset),
+                           TC_VALUES(TC_UINT("counter", i + 1), TC_UINT("value", value),
+                                     TC_UINT("previous_value", s->run[i]))),
+                  "%s of the %s record starting at %s is 0x%" PRIx64
+                  ", lower than its previous value 0x%" PRIx64,
+                  counter_name(&s->cfg, i).s, record_desc(s->rec.type), where(&s->rec_first).s,
+                  value, s->run[i]);
+}
+
+/* A counter value is complete: its low word (s->ctr_msg) and, when hi is
+ * set, its 16-bit high part. Checked here; the running values change only
+ * when the whole record is complete. */
+static inline void finish_counter(tc_perf_sm *s, const tc_perf_msg *hi)
+{
+    unsigned i = s->ctr_done;
+    uint64_t value = s->ctr_msg.value | (hi ? TC_BUG(15, hi->value << 16, hi->value << 32) : 0);
+    uint64_t mask = width_mask(s->cfg.counters[i].width);
+    int fits = value <= mask;
+    s->ctr_pending = 0;
+    if ((hi && hi->value == 0) || !fits ||
+        (s->cfg.count_type == TC_PERF_RAW && s->run_valid[i] && value < s->run[i]))
+        counter_findings(s, hi, value, fits);
+    uint64_t decoded;
     switch (s->cfg.count_type) {
-    case TC_PERF_RAW:
-        if (fits && s->run_valid[i] && value < s->run[i])
-            report_ex(s, TC_RULE_PERF_RAW_BACKWARDS, &s->ctr_msg, end,
-                      TC_EXTRA(TC_RELATED(s->rec_first.offset),
-                               TC_VALUES(TC_UINT("counter", i + 1), TC_UINT("value", value),
-                                         TC_UINT("previous_value", s->run[i]))),
-                      "%s of the %s record starting at %s is 0x%" PRIx64
-                      ", lower than its previous value 0x%" PRIx64,
-                      counter_name(&s->cfg, i).s, record_desc(s->rec.type), where(&s->rec_first).s,
-                      value, s->run[i]);
-        break;
+    case TC_PERF_RAW: decoded = value; break;
     case TC_PERF_DELTA: decoded = (s->run[i] + value) & mask; break;
     default: decoded = (s->run[i] ^ value) & mask; break;
     }
@@ -856,12 +869,141 @@ static void record_start_step(tc_perf_sm *s, const tc_perf_msg *m, unsigned w)
     }
 }
 
-void tc_perf_sm_feed(tc_perf_sm *s, const tc_perf_msg *m)
+/* The hot path: what a record's words do when nothing is amiss, decided
+ * by a table from the state and the message's class, so that the common
+ * message costs one dispatch. Anything else (the marker's value, a message
+ * that cannot be read, a header, a record cut, a word of the wrong width,
+ * a high word of 0) is left to the general steps below, untouched: the
+ * hot path acts only where they would do the same. */
+enum {
+    C_W32 = 0,  /* a readable 32-bit write, not the marker */
+    C_W16 = 1,  /* a readable 16-bit write, not the marker */
+    C_W8 = 2,   /* a readable 8-bit write, not the marker */
+    C_OTHER = 3 /* everything else */
+};
+enum {
+    P_GENERAL,    /* the general steps */
+    P_TYPE,       /* a record type where one may come */
+    P_LAST_HIGH,  /* the high part of a complete record's last counter */
+    P_AFTER_LAST, /* a complete record's last counter had no high part: a type follows */
+    P_WORD,       /* a record's address or counter word */
+    P_HIGH,       /* a counter's high part */
+};
+
+/* The class of a message of the perf channel: the width code and whether
+ * the value fits it, without a branch on either. */
+static unsigned message_class(const tc_perf_sm *s, const tc_perf_msg *m)
+{
+    static const uint8_t cls[4] = {C_W32, C_OTHER, C_W16, C_W8};
+    static const uint64_t limit[4] = {UINT64_C(1) << 32, 0, 1u << 16, 1u << 8};
+    unsigned w = (unsigned)(m->idtag & 3);
+    unsigned other = (m->value >= limit[w]) | (m->value == s->marker);
+    return other ? C_OTHER : cls[w];
+}
+
+/* What the hot path does: [state][class], where the state is
+ * TC_PERF_S_RECORD_START with (1) or without (0) a complete record waiting
+ * for its last high part, or TC_PERF_S_RECORD with (1) or without (0) a
+ * counter's low word pending. */
+static const uint8_t hot[2][2][4] = {
+    /* RECORD_START */
+    {{P_GENERAL, P_GENERAL, P_TYPE, P_GENERAL},
+     {P_GENERAL, P_LAST_HIGH, P_AFTER_LAST, P_GENERAL}},
+    /* RECORD */
+    {{P_WORD, P_GENERAL, P_GENERAL, P_GENERAL},
+     {P_WORD, P_HIGH, P_GENERAL, P_GENERAL}},
+};
+
+/* Returns 0 when the general steps must read m (nothing done yet). */
+static inline __attribute__((always_inline)) int feed_hot(tc_perf_sm *s, const tc_perf_msg *m)
+{
+    unsigned st = s->state;
+    if (st != TC_PERF_S_RECORD_START && st != TC_PERF_S_RECORD)
+        return 0;
+    int in_record = st == TC_PERF_S_RECORD;
+    int waiting = in_record ? s->ctr_pending : s->pending_complete;
+    switch (hot[in_record][waiting != 0][message_class(s, m)]) {
+    case P_TYPE:
+        begin_record(s, m);
+        return 1;
+    case P_LAST_HIGH:
+        s->rec_end = msg_end(m);
+        finish_counter(s, m);
+        complete_record(s);
+        return 1;
+    case P_AFTER_LAST:
+        finish_counter(s, NULL);
+        complete_record(s);
+        begin_record(s, m);
+        return 1;
+    case P_HIGH:
+        s->rec_end = msg_end(m);
+        s->last_word_marker = 0;
+        finish_counter(s, m);
+        return 1;
+    case P_WORD: {
+        uint32_t v = (uint32_t)m->value;
+        if (s->addr_high_due) {
+            if (v == 0)
+                return 0; /* PERF-ADDRESS-HIGH-ZERO */
+            s->rec_end = msg_end(m);
+            s->last_word_marker = 0;
+            finish_address(s, (uint64_t)v << 32 | (s->addr_low & ~UINT32_C(1)));
+            return 1;
+        }
+        if (s->ctr_pending)
+            finish_counter(s, NULL);
+        s->rec_end = msg_end(m);
+        s->last_word_marker = 0;
+        if (s->addr_done < s->rec.n_addresses) {
+            if (v & 1) {
+                s->addr_high_due = 1;
+                s->addr_low = v;
+                s->addr_msg = *m;
+                return 1;
+            }
+            finish_address(s, v);
+            return 1;
+        }
+        s->ctr_pending = 1;
+        s->ctr_msg = *m;
+        if (s->ctr_done + 1 == s->cfg.n_counters) {
+            s->pending_complete = 1;
+            s->state = TC_PERF_S_RECORD_START;
+        }
+        return 1;
+    }
+    default: return 0;
+    }
+}
+
+/* A perf-channel message the hot path leaves: every step, out of line so
+ * that the hot path keeps its registers. */
+static void feed_general(tc_perf_sm *s, const tc_perf_msg *m) __attribute__((noinline));
+
+static inline __attribute__((always_inline)) void feed_one(tc_perf_sm *s, const tc_perf_msg *m)
 {
     /* IDTAGs of 128 and above name no stimulus register (spec/perf.md, "ITC writes"). */
     if (m->idtag >= 128 || m->idtag / 4 != s->channel)
         return;
     s->perf_messages++;
+    if (!feed_hot(s, m))
+        feed_general(s, m);
+}
+
+void tc_perf_sm_feed(tc_perf_sm *s, const tc_perf_msg *m)
+{
+    feed_one(s, m);
+}
+
+void tc_perf_sm_feed_many(tc_perf_sm *s, const tc_perf_msg *m, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        feed_one(s, &m[i]);
+}
+
+static void feed_general(tc_perf_sm *s, const tc_perf_msg *m)
+{
     if (s->state == TC_PERF_S_BEFORE) {
         before_step(s, m);
         return;

@@ -185,6 +185,9 @@ void tc_perf_sm_init(tc_perf_sm *s, tc_diag_sink *d, unsigned channel, uint32_t 
 /* One container message, in trace order. */
 void tc_perf_sm_feed(tc_perf_sm *s, const tc_perf_msg *m);
 
+/* Messages m[0..n), in trace order: the same as feeding each in turn. */
+void tc_perf_sm_feed_many(tc_perf_sm *s, const tc_perf_msg *m, size_t n);
+
 /* The end of the trace: PERF-RECORD-TRUNCATED, PERF-HEADER-TRUNCATED,
  * PERF-NO-HEADER and PERF-NO-DATA are decided here. */
 void tc_perf_sm_finish(tc_perf_sm *s);
