@@ -4,8 +4,9 @@
 # against `cat` of the same files (the baseline) and ovni's own emulator
 # (`ovniemu -l`, when found), and the per-core targets on 512 MiB traces in
 # the generator's default shape, ovni's own model and every model: the
-# ratio of validate -j 1's time to cat's and the peak RSS. Figures only: nothing here fails because a
-# figure misses its target. See docs/benchmarks.md.
+# ratio of validate -j 1's time to cat's and the peak RSS. Figures only:
+# nothing here fails because a figure misses its target. See
+# docs/benchmarks.md.
 #
 #   bench/ovni.sh
 #
