@@ -2,8 +2,11 @@
 # ovni benchmark (make bench): throughput and peak memory of tracecheck on
 # large ovni traces that hold the events of every model ovniemu knows,
 # against `cat` of the same files (the baseline) and ovni's own emulator
-# (`ovniemu -l`, when found). Figures only: nothing here fails because a
-# figure misses its target. See docs/benchmarks.md.
+# (`ovniemu -l`, when found), and the per-core targets on 512 MiB traces in
+# the generator's default shape, ovni's own model and every model: the
+# ratio of validate -j 1's time to cat's and the peak RSS. Figures only:
+# nothing here fails because a figure misses its target. See
+# docs/benchmarks.md.
 #
 #   bench/ovni.sh
 #
@@ -32,6 +35,11 @@ EMU_SIZE=${BENCH_EMU_SIZE:-$((32 << 20))}
 
 # Targets (see docs/benchmarks.md).
 TARGET_GBPS=2.0
+# Per-core speed (512 MiB in the generator's default shape, -j 1): at most
+# this many times cat's time on ovni's own model, and at least
+# TARGET_ALL_GBPS with every model in the trace.
+TARGET_X_CAT=4
+TARGET_ALL_GBPS=1.1
 # One stream at -j 1 as fast, against cat in the same run, as the model
 # layer of ovni's own model alone was: 1.1 GB/s next to cat's 8.73 GB/s
 # (docs/benchmarks.md, 26 November 2026), 12.6 % of cat's rate.
@@ -61,6 +69,23 @@ gen() {
     echo "$dir"
 }
 
+# gen_default NAME SIZE [ARGS...]: BENCH_DIR/NAME, a trace directory of
+# about SIZE bytes in the generator's default shape (its looms, processes
+# and threads), with ARGS (--models all: every process writes the events of
+# every model; without: ovni's own model alone).
+gen_default() {
+    local dir=$BENCH_DIR/$1 size=$2
+    shift 2
+    if [ ! -d "$dir" ]; then
+        echo "bench: generating $(basename "$dir") ($(human "$size"), seed $SEED $*) ..." >&2
+        rm -rf "$dir.tmp"
+        "$TRACECHECK" gen ovni --seed "$SEED" --size "$size" "$@" -o "$dir.tmp" ||
+            die "tracecheck gen failed for $(basename "$dir")"
+        mv "$dir.tmp" "$dir"
+    fi
+    echo "$dir"
+}
+
 # trace_bytes DIR: the bytes of all its files (streams and metadata).
 trace_bytes() { find "$1" -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }'; }
 
@@ -73,10 +98,14 @@ T1G=$(gen ovni-all-1x1x1-1g "$GIB" 1 1 1)
 T256=$(gen ovni-all-1x1x1-256m $((256 * MIB)) 1 1 1)
 T64=$(gen ovni-all-2x4x8-1g "$GIB" 2 4 8)
 TEMU=$(gen ovni-all-1x1x1-emu "$EMU_SIZE" 1 1 1)
+TOWN512=$(gen_default ovni-own-512m $((512 * MIB)))
+TALL512=$(gen_default ovni-all-512m $((512 * MIB)) --models all)
 S1G=$(trace_bytes "$T1G")
 S256=$(trace_bytes "$T256")
 S64=$(trace_bytes "$T64")
 SEMU=$(trace_bytes "$TEMU")
+SOWN512=$(trace_bytes "$TOWN512")
+SALL512=$(trace_bytes "$TALL512")
 
 # ovniemu writes its Paraver output into the trace directory: it reads a
 # copy, so the cached trace stays as it was made.
@@ -93,6 +122,8 @@ echo "bench: warming the page cache ..." >&2
 cat_trace "$T1G" > /dev/null
 cat_trace "$T256" > /dev/null
 cat_trace "$T64" > /dev/null
+cat_trace "$TOWN512" > /dev/null
+cat_trace "$TALL512" > /dev/null
 
 echo "bench: measuring ($RUNS runs each; $SLOW_RUNS of tracecheck dump) ..." >&2
 measure ov_cat_1g "$RUNS" "$S1G" -- bash -c 'cat_trace "$1"' - "$T1G"
@@ -104,6 +135,10 @@ measure ov_stream_1g "$RUNS" "$S1G" -- "$TRACECHECK" validate --format ovni \
 measure ov_cat_64 "$RUNS" "$S64" -- bash -c 'cat_trace "$1"' - "$T64"
 measure ov_validate_64 "$RUNS" "$S64" -- "$TRACECHECK" validate "$T64"
 measure ov_validate_64_j1 "$RUNS" "$S64" -- "$TRACECHECK" validate -j 1 "$T64"
+measure ov_cat_own512 "$RUNS" "$SOWN512" -- bash -c 'cat_trace "$1"' - "$TOWN512"
+measure ov_validate_own512 "$RUNS" "$SOWN512" -- "$TRACECHECK" validate -j 1 "$TOWN512"
+measure ov_cat_all512 "$RUNS" "$SALL512" -- bash -c 'cat_trace "$1"' - "$TALL512"
+measure ov_validate_all512 "$RUNS" "$SALL512" -- "$TRACECHECK" validate -j 1 "$TALL512"
 measure ov_dump_256m "$SLOW_RUNS" "$S256" -- "$TRACECHECK" dump "$T256"
 measure ov_validate_emu "$RUNS" "$SEMU" -- "$TRACECHECK" validate -j 1 "$TEMU"
 if [ -n "$EMU_BIN" ]; then
@@ -129,6 +164,10 @@ fi
     row ov_cat_64 "cat > /dev/null (baseline)" "$N64 streams $(human "$S64")"
     row ov_validate_64 "tracecheck validate (-j $(nproc))" "$N64 streams $(human "$S64")"
     row ov_validate_64_j1 "tracecheck validate -j 1" "$N64 streams $(human "$S64")"
+    row ov_cat_own512 "cat > /dev/null (baseline)" "ovni's model $(human "$SOWN512")"
+    row ov_validate_own512 "tracecheck validate -j 1" "ovni's model $(human "$SOWN512")"
+    row ov_cat_all512 "cat > /dev/null (baseline)" "every model $(human "$SALL512")"
+    row ov_validate_all512 "tracecheck validate -j 1" "every model $(human "$SALL512")"
     row ov_dump_256m "tracecheck dump > /dev/null" "1 stream $(human "$S256")"
     row ov_validate_emu "tracecheck validate -j 1" "1 stream $(human "$SEMU")"
     if [ -n "$EMU_BIN" ]; then
@@ -151,6 +190,17 @@ fi
     target_row "validate throughput >= $TARGET_GBPS GB/s ($N64 streams, 1 GiB)" \
         "$g GB/s (median $(gbps "$S64" "${MED[ov_validate_64]}"))" \
         "$(awk -v g="$g" -v t="$TARGET_GBPS" 'BEGIN { print (g >= t) }')"
+    for k in own all; do
+        x=$(awk -v v="${MED[ov_validate_${k}512]}" -v c="${MED[ov_cat_${k}512]}" 'BEGIN { printf "%.2f", v / c }')
+        [ $k = own ] && what="ovni's own model" || what="every model"
+        target_row "validate -j 1 at most $TARGET_X_CAT x cat's time (512 MiB, $what)" \
+            "$x x ($(printf '%.3f' "${MED[ov_validate_${k}512]}") vs $(printf '%.3f' "${MED[ov_cat_${k}512]}") s), $(mib "${RSS[ov_validate_${k}512]}") MiB" \
+            "$(awk -v x="$x" -v t="$TARGET_X_CAT" 'BEGIN { print (x <= t) }')"
+    done
+    g=$(gbps "$SALL512" "${MED[ov_validate_all512]}")
+    target_row "validate -j 1 >= $TARGET_ALL_GBPS GB/s, every model (512 MiB, median)" \
+        "$g GB/s (cat $(gbps "$SALL512" "${MED[ov_cat_all512]}") GB/s)" \
+        "$(awk -v g="$g" -v t="$TARGET_ALL_GBPS" 'BEGIN { print (g >= t) }')"
     lo=${RSS[ov_validate_256m]} hi=${RSS[ov_validate_1g]}
     if [ "$hi" -lt "$lo" ]; then t=$lo; lo=$hi; hi=$t; fi
     target_row "validate peak RSS flat across lengths (spread <= $RSS_FLAT_MIB MiB)" \

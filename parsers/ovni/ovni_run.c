@@ -9,18 +9,20 @@
 #include "../common/bytes.h"
 #include "../common/fields.h"
 #include "ovni_run.h"
+#include "ovni_scan.h"
 #include "ovni_stream_priv.h"
 
-/* The longest normal event: a header and 16 bytes of payload. */
-#define FAST_SPAN (TC_OVNI_EVENT_HEADER_SIZE + 16u)
-
-/* The stream's common events taken whole, in one loop without a call per
- * event: the checks of tc_ovni_stream_next's and tc_ovni_model_local's
- * fast paths at once (a normal event with its model's fixed size, a
- * printable code of a model the thread may use now, its clock in order and
- * below 2^63). Stops at the first event that is not one (0; the full path
- * reads it) or at a shared one (1, in ev and *shared_info). The same results as
- * the full path, event by event: it only skips work. */
+/* The stream's common events taken whole, in two passes over a run of
+ * them: their headers first (tc_ovni_scan: a normal event with its model's
+ * fixed size, a printable code of a model the stream may use and that is
+ * judged, its clock in order and below 2^63), with no branch on an event's
+ * kind, so that the walk from event to event never waits on the model;
+ * then the model's steps on the decoded events, each checked against the
+ * thread's state (a model it may use now) when its turn comes. A run
+ * outlives a call that stops at a shared event: the next call goes on with
+ * it. Stops at the first event that is not one (0; the full path reads it)
+ * or at a shared one (1, in ev and *shared_info). The same results as the
+ * full path, event by event: it only skips work. */
 static int run_fast(tc_ovni_stream *s, tc_ovni_model *m, tc_ovni_event *ev,
                     const tc_ovni_event_info **shared_info)
 {
@@ -29,67 +31,80 @@ static int run_fast(tc_ovni_stream *s, tc_ovni_model *m, tc_ovni_event *ev,
      * which says what it read. */
     if (s->done || !s->have_clock || TC_FIELDS_ON(s->d))
         return 0;
-    const uint8_t *b = r->cur, *end = r->end, *last_at = NULL;
-    uint64_t last = s->last_clock, count = 0;
-    int be = s->be, shared = 0;
-    while ((size_t)(end - b) >= FAST_SPAN) {
-        unsigned g = m->gate[b[1]];
-        unsigned cc = (unsigned)b[2] - TC_OVNI_MCV_BASE, vv = (unsigned)b[3] - TC_OVNI_MCV_BASE;
-        if (!g || !((m->fast_models >> (g - 1)) & 1) || cc >= TC_OVNI_MCV_SPAN ||
-            vv >= TC_OVNI_MCV_SPAN)
-            break;
-        unsigned index = tc_ovni_event_index[g - 1][cc][vv];
-        if (!index || b[0] != tc_ovni_events_hot[index - 1].code)
-            break;
-        uint64_t clock = tc_rd64(b + 4, be);
-        if (clock < last || clock >= TC_OVNI_CLOCK_LIMIT)
-            break;
-        const tc_ovni_event_hot *e = &tc_ovni_events_hot[index - 1];
-        uint32_t len = b[0] ? b[0] + 1u : 0u;
-        last = clock;
-        last_at = b;
-        count++;
-        const uint8_t *next = b + TC_OVNI_EVENT_HEADER_SIZE + len;
-        uint64_t pos = r->base_off + (uint64_t)(b - r->base);
-        if (tc_ovni_model_step(m, e, pos, b + TC_OVNI_EVENT_HEADER_SIZE, be)) {
-            b = next;
-            continue;
+    tc_ovni_scanned *pre = s->pre;
+    const uint8_t *b = s->pre_b;
+    size_t i = s->pre_i, n = s->pre_n;
+    /* The run decoded before goes on where the stream is, in the same
+     * window (the same bytes): else a new one. */
+    if (i >= n || r->cur != b + pre[i].at || r->base != s->pre_base ||
+        r->base_off != s->pre_base_off)
+        i = n = 0;
+    int be = s->be;
+    for (;;) {
+        if (i == n) {
+            b = r->cur;
+            i = 0;
+            n = tc_ovni_scan_pick()(b, r->end, m->gate, be, s->last_clock, pre,
+                                    TC_OVNI_RUN_BATCH);
+            if (n == 0) {
+                s->pre_n = 0;
+                return 0;
+            }
         }
-        /* The model needs the whole event: the stream's state first, as
-         * the full path would leave it. */
-        ev->offset = pos;
-        ev->flags = 0;
-        ev->size_code = b[0];
-        memcpy(ev->mcv, b + 1, 3);
-        ev->mcv[3] = '\0';
-        ev->clock = clock;
-        ev->jumbo = 0;
-        ev->big_endian = be;
-        ev->payload_len = len;
-        ev->payload = b + TC_OVNI_EVENT_HEADER_SIZE;
-        r->cur = next;
-        s->last_clock = last;
-        s->last_clock_offset = pos;
-        s->count += count;
-        count = 0;
-        m->end_offset = pos;
-        b = next;
-        const tc_ovni_event_info *info = tc_ovni_model_act(m, ev, index - 1);
-        if (info) {
-            *shared_info = info;
-            shared = 1;
-            break;
+        uint64_t base = r->base_off + (uint64_t)(b - r->base);
+        size_t taken = i; /* events before taken: in the stream's state */
+        for (; i < n; i++) {
+            const tc_ovni_scanned *q = &pre[i];
+            if (!((m->fast_models >> q->model) & 1))
+                break;
+            const tc_ovni_event_hot *e = &tc_ovni_events_hot[q->index];
+            if (tc_ovni_model_step(m, e, base + q->at, b + q->at + TC_OVNI_EVENT_HEADER_SIZE, be))
+                continue;
+            /* The model needs the whole event: the stream's state first, as
+             * the full path would leave it. */
+            const uint8_t *h = b + q->at;
+            uint64_t pos = base + q->at;
+            ev->offset = pos;
+            ev->flags = 0;
+            ev->size_code = h[0];
+            memcpy(ev->mcv, h + 1, 3);
+            ev->mcv[3] = '\0';
+            ev->clock = tc_rd64(h + 4, be);
+            ev->jumbo = 0;
+            ev->big_endian = be;
+            ev->payload_len = pre[i + 1].at - q->at - TC_OVNI_EVENT_HEADER_SIZE;
+            ev->payload = h + TC_OVNI_EVENT_HEADER_SIZE;
+            r->cur = b + pre[i + 1].at;
+            s->last_clock = ev->clock;
+            s->last_clock_offset = pos;
+            s->count += i + 1 - taken;
+            taken = i + 1;
+            m->end_offset = pos;
+            const tc_ovni_event_info *info = tc_ovni_model_act(m, ev, q->index);
+            if (info) {
+                s->pre_b = b;
+                s->pre_base = r->base;
+                s->pre_base_off = r->base_off;
+                s->pre_i = (uint32_t)(i + 1);
+                s->pre_n = (uint32_t)n;
+                *shared_info = info;
+                return 1;
+            }
+        }
+        if (i > taken) {
+            const uint8_t *h = b + pre[i - 1].at;
+            uint64_t pos = base + pre[i - 1].at;
+            r->cur = b + pre[i].at;
+            s->last_clock = tc_rd64(h + 4, be);
+            s->last_clock_offset = pos;
+            s->count += i - taken;
+            m->end_offset = pos;
+        }
+        if (i < n) {
+            s->pre_n = 0;
+            return 0; /* the thread is not as the event's model needs it */
         }
     }
-    r->cur = b;
-    if (count) {
-        uint64_t pos = r->base_off + (uint64_t)(last_at - r->base);
-        s->last_clock = last;
-        s->last_clock_offset = pos;
-        s->count += count;
-        m->end_offset = pos;
-    }
-    return shared;
 }
 
 int tc_ovni_run(tc_ovni_stream *s, tc_ovni_model *m, tc_ovni_event *ev,
