@@ -39,7 +39,7 @@ fi
 # The tree: next to this script, or where OSS-Fuzz put it.
 root=""
 for d in "$(cd "$(dirname "$0")/.." && pwd)" "$PWD" "${SRC:-/src}/tracecheck"; do
-    if [ -f "$d/fuzz/fuzz.mk" ] && [ -f "$d/fuzz/xray_parse.c" ]; then
+    if [ -f "$d/fuzz/fuzz.mk" ] && [ -f "$d/fuzz/xray/xray_parse.c" ]; then
         root=$d
         break
     fi
@@ -65,7 +65,7 @@ plan=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory \
     BUILD="$WORK/make" print-fuzz-ossfuzz) ||
     { echo "build.sh: 'make print-fuzz-ossfuzz' failed" >&2; exit 1; }
 lib_srcs=() targets=() regressions=() want=() max_len=""
-declare -A lang dict seeds extra
+declare -A lang dict seeds extra source
 while read -r -a words; do
     case ${words[0]:-} in
         lib) lib_srcs+=("${words[@]:1}") ;;
@@ -76,6 +76,7 @@ while read -r -a words; do
             targets+=("$t") lang[$t]=${words[2]} dict[$t]=${words[3]} seeds[$t]=${words[*]:4}
             ;;
         extra) extra[${words[1]}]=${words[*]:2} ;;
+        source) source[${words[1]}]=${words[2]} ;;
     esac
 done <<<"$plan"
 if [ ${#targets[@]} = 0 ] || [ ${#lib_srcs[@]} = 0 ] || [ -z "$max_len" ]; then
@@ -161,7 +162,7 @@ done
 for t in "${targets[@]}"; do
     if [ "${lang[$t]}" = c ]; then
         # shellcheck disable=SC2086
-        spawn $CC "${cppflags[@]}" -std=c11 $CFLAGS "${fuzzcov[@]}" -c "fuzz/$t.c" \
+        spawn $CC "${cppflags[@]}" -std=c11 $CFLAGS "${fuzzcov[@]}" -c "${source[$t]}" \
             -o "$obj/fuzz_$t.o"
     fi
 done
@@ -248,7 +249,7 @@ build_cxx() { # fuzzer
     local src objs=("$obj/fuzz_$t.o")
     # shellcheck disable=SC2086 # lists of flags
     $CXX "${cppflags[@]}" -isystem "$inc" -std=c++17 -fno-exceptions $CXXFLAGS "${fuzzcov[@]}" \
-        -c "fuzz/$t.cc" -o "$obj/fuzz_$t.o" || return 1
+        -c "${source[$t]}" -o "$obj/fuzz_$t.o" || return 1
     # Its own sources (fuzz.mk's FUZZ_EXTRA_<target>).
     for src in ${extra[$t]:-}; do
         # shellcheck disable=SC2086 # lists of flags

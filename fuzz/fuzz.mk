@@ -1,4 +1,4 @@
-# Fuzzing (docs/fuzzing.md). Every harness fuzz/<target>.c or .cc is built
+# Fuzzing (docs/fuzzing.md). Every harness fuzz/<folder>/<target>.c or .cc is built
 # three ways, each with the library sources compiled into its own objects:
 #
 #   $(BUILD)/fuzz/libfuzzer/<target>  clang -fsanitize=fuzzer,address,undefined
@@ -10,86 +10,53 @@
 #   make fuzz-docs         regenerate the allow-list table in docs/fuzzing.md
 #
 # make check runs check-fuzz-regress (every harness replays its seed corpus
-# and corpus/regressions), check-fuzz-smoke (SMOKE_SECONDS of libFuzzer per
+# and corpus/*/regressions), check-fuzz-smoke (SMOKE_SECONDS of libFuzzer per
 # harness), check-fuzz-afl (AFL_SMOKE_SECONDS of AFL++ on xray_parse, and on
 # ovni_lean with its custom mutator library) and check-fuzz-docs (the
 # allow-list tables of docs/fuzzing.md).
 
 # Per format, a lean harness (one parse of raw bytes, judged by oracles: the
 # one for campaigns) and deep ones (input paths, options, generators,
-# differentials); docs/fuzzing.md lists them. LEAN:DEEP, the deep harness
-# that takes the same bytes (the lean one reads its seeds and dictionary).
-FUZZ_LEAN_OF := xray_lean:xray_parse xray_basic_lean:xray_parse ovni_lean:ovni_stream
-FUZZ_LEAN_OF += ovni_meta_lean:ovni_meta json_lean:json_tokens dcfg_lean:dcfg_parse
-FUZZ_LEAN_OF += dtrc_lean:dtrc_parse perf_lean:perf_container
-FUZZ_LEAN_TARGETS := $(foreach p,$(FUZZ_LEAN_OF),$(firstword $(subst :, ,$(p))))
-FUZZ_C_TARGETS := $(FUZZ_LEAN_TARGETS)
-FUZZ_C_TARGETS += xray_parse xray_roundtrip xray_split ovni_stream ovni_meta json_tokens ovni_roundtrip
-# DCFG and DCFG-trace (docs/fuzzing.md), before FUZZ_TARGETS is set.
-FUZZ_C_TARGETS += dcfg_parse dtrc_parse dtrc_sequence dcfg_dom dcfg_roundtrip
-# SiFive perf (docs/fuzzing.md).
-FUZZ_C_TARGETS += perf_container perf_messages perf_roundtrip
-FUZZ_C_TARGETS += simd_paths
-FUZZ_CXX_TARGETS := xray_differential
+# differentials); docs/fuzzing.md lists them. Each folder of fuzz/ lists its
+# harnesses in its harnesses.mk: FUZZ_C_TARGETS and FUZZ_CXX_TARGETS (the
+# harness T is fuzz/<folder>/T.c or .cc), FUZZ_LEAN_OF (LEAN:DEEP, the deep
+# harness that takes the same bytes: the lean one reads its seeds and
+# dictionary), FUZZ_SEEDS_T and FUZZ_DICT_T (none when not set: a harness
+# named *_roundtrip reads its input as a stream of choices, dcfg_dom as a
+# graph), FUZZ_MUTATOR_T, and FUZZ_EXTRA_T (sources of one harness alone).
+# Every other .c of fuzz/common/ and of a format's folder is part of the
+# harness kit, linked into every harness, except the programs that write
+# the docs' tables (*_allowlist_doc.c).
+FUZZ_C_TARGETS :=
+FUZZ_CXX_TARGETS :=
+FUZZ_LEAN_OF :=
+FUZZ_MUTATORS :=
+FUZZ_DIRS := common $(filter-out common,$(patsubst fuzz/%/harnesses.mk,%,$(sort $(wildcard fuzz/*/harnesses.mk))))
+include $(FUZZ_DIRS:%=fuzz/%/harnesses.mk)
 FUZZ_TARGETS := $(FUZZ_C_TARGETS) $(FUZZ_CXX_TARGETS)
-# Sources of one harness alone (the LLVM differential's oracle is C++).
-FUZZ_EXTRA_xray_differential := fuzz/oracle_xray_llvm.cc
 FUZZ_ENGINES := libfuzzer afl regress
+# The harness T's source.
+fuzz_src = $(firstword $(wildcard $(FUZZ_DIRS:%=fuzz/%/$(1).c) $(FUZZ_DIRS:%=fuzz/%/$(1).cc)))
+# The folder of fuzz/ that holds the harness T.
+fuzz_dir = $(patsubst fuzz/%/,%,$(dir $(call fuzz_src,$(1))))
 
 FUZZ_OUT := $(BUILD)/fuzz
 FUZZ_LIB_SRCS := $(filter parsers/% generators/%,$(LIB_SRCS))
-# The harness kit, the format layers and oracles, the mutators (docs/fuzzing.md).
-FUZZ_HELPER_SRCS := fuzz/harness.c fuzz/oracle_dump.c
-FUZZ_HELPER_SRCS += fuzz/xray_events.c fuzz/oracle_xray.c fuzz/oracle_xray_basic.c
-FUZZ_HELPER_SRCS += fuzz/oracle_xray_model.c fuzz/xray_mutator.c
-FUZZ_HELPER_SRCS += fuzz/ovni_events.c fuzz/oracle_ovni_stream.c fuzz/oracle_ovni_dump.c
-FUZZ_HELPER_SRCS += fuzz/oracle_ovni_meta.c fuzz/oracle_ovni_model.c fuzz/ovni_mutator.c
-FUZZ_HELPER_SRCS += fuzz/json_events.c fuzz/oracle_json.c fuzz/oracle_json_cjson.c
-FUZZ_HELPER_SRCS += fuzz/json_mutator.c
-FUZZ_HELPER_SRCS += fuzz/dcfg_runs.c fuzz/oracle_dcfg_counts.c fuzz/oracle_dominators.c
-FUZZ_HELPER_SRCS += fuzz/oracle_dtrc_naive.c
-FUZZ_HELPER_SRCS += fuzz/perf_events.c fuzz/oracle_perf_nexus.c fuzz/oracle_perf_sm.c
-FUZZ_HELPER_SRCS += fuzz/oracle_perf_model.c fuzz/perf_mutator.c
-FUZZ_REGRESSIONS := corpus/regressions
-# Seeds and dictionaries, by name: the harness fuzz/F_S.c (F the format's
-# folder, xray, ovni, dcfg, dtrc, perf, or json) reads the seeds in
-# corpus/F/S/, else in corpus/F/, and the dictionary fuzz/dict/F_S.dict,
-# else fuzz/dict/F.dict, else none. A lean harness reads what the deep
-# harness that takes the same bytes reads (FUZZ_LEAN_OF). A harness named
-# *_roundtrip reads its input as a stream of choices, dcfg_dom as a graph:
-# no dictionary.
+FUZZ_TARGET_SRCS := $(foreach t,$(FUZZ_TARGETS),$(call fuzz_src,$(t)))
+FUZZ_HELPER_SRCS := $(filter-out $(FUZZ_TARGET_SRCS) %_allowlist_doc.c,\
+    $(sort $(wildcard $(FUZZ_DIRS:%=fuzz/%/*.c))))
+# Every input that ever made a harness fail, with a note: each format's.
+FUZZ_REGRESSIONS := $(sort $(wildcard corpus/*/regressions))
 fuzz_deep = $(or $(patsubst $(1):%,%,$(filter $(1):%,$(FUZZ_LEAN_OF))),$(1))
-fuzz_format = $(firstword $(subst _, ,$(1)))
-fuzz_rest = $(patsubst $(call fuzz_format,$(1))_%,%,$(1))
-fuzz_seeds_of = $(strip $(or $(wildcard corpus/$(call fuzz_format,$(1))/$(call fuzz_rest,$(1))),\
-    $(wildcard corpus/$(call fuzz_format,$(1)))) $(FUZZ_MORE_SEEDS_$(1)))
-fuzz_seeds = $(call fuzz_seeds_of,$(call fuzz_deep,$(1)))
-fuzz_dict_of = $(if $(filter %_roundtrip dcfg_dom,$(1)),-,$(or $(wildcard fuzz/dict/$(1).dict),\
-    $(wildcard fuzz/dict/$(call fuzz_format,$(1)).dict),-))
-fuzz_dict = $(call fuzz_dict_of,$(call fuzz_deep,$(1)))
-# The JSON tokenizer also reads the JSON documents of the formats that are JSON.
-FUZZ_MORE_SEEDS_json_tokens := corpus/ovni/meta corpus/dcfg/parse corpus/dtrc/parse
-# The vector levels' harness reads every format's seeds.
-FUZZ_MORE_SEEDS_simd_paths := corpus/xray corpus/ovni corpus/perf corpus/dcfg corpus/dtrc
-# Structure-aware mutators (fuzz/<name>_mutator.c), per harness: libFuzzer
-# takes them from the harness (LLVMFuzzerCustomMutator), AFL++ as a library
-# (AFL_CUSTOM_MUTATOR_LIBRARY) built from fuzz/afl_mutator.c.
-FUZZ_MUTATORS := ovni xray json perf
-FUZZ_MUTATOR_DESCRIPTION_ovni := ovni-events
-FUZZ_MUTATOR_DESCRIPTION_xray := xray-records
-FUZZ_MUTATOR_DESCRIPTION_json := json-values
-FUZZ_MUTATOR_DESCRIPTION_perf := nexus-messages
-FUZZ_MUTATOR_ovni_stream := ovni
-FUZZ_MUTATOR_ovni_lean := ovni
-FUZZ_MUTATOR_xray_lean := xray
-FUZZ_MUTATOR_xray_basic_lean := xray
-FUZZ_MUTATOR_perf_lean := perf
-FUZZ_MUTATOR_perf_container := perf
-$(foreach t,json_lean json_tokens ovni_meta_lean ovni_meta dcfg_lean dcfg_parse dtrc_lean dtrc_parse,\
-    $(eval FUZZ_MUTATOR_$(t) := json))
+fuzz_seeds = $(strip $(FUZZ_SEEDS_$(call fuzz_deep,$(1))))
+fuzz_dict = $(or $(FUZZ_DICT_$(call fuzz_deep,$(1))),-)
+# Structure-aware mutators (fuzz/<folder>/<name>_mutator.c), per harness:
+# libFuzzer takes them from the harness (LLVMFuzzerCustomMutator), AFL++ as a
+# library (AFL_CUSTOM_MUTATOR_LIBRARY) built from fuzz/afl_mutator.c.
 $(foreach t,$(FUZZ_TARGETS),$(if $(FUZZ_MUTATOR_$(t)),\
     $(eval FUZZ_AFL_MUTATOR_$(t) := $(FUZZ_OUT)/afl/$(FUZZ_MUTATOR_$(t))-mutator.so)))
 FUZZ_AFL_MUTATORS := $(FUZZ_MUTATORS:%=$(FUZZ_OUT)/afl/%-mutator.so)
+fuzz_mutator_src = $(firstword $(wildcard $(FUZZ_DIRS:%=fuzz/%/$(1)_mutator.c)))
 fuzz_afl_env = $(if $(FUZZ_AFL_MUTATOR_$(1)),AFL_CUSTOM_MUTATOR_LIBRARY=$(abspath $(FUZZ_AFL_MUTATOR_$(1))))
 
 # Per harness: 23 harnesses at 8 s cost less than the 14 at 15 s of before
@@ -176,7 +143,8 @@ FZ_$(1)_LIBOBJS := $$(patsubst %.c,$(FUZZ_OUT)/$(1)/obj/%.o,$(FUZZ_LIB_SRCS) $(F
 endef
 
 # A target's own objects: the harness, and the sources of it alone.
-fuzz_target_objs = $(FUZZ_OUT)/$(1)/obj/fuzz/$(2).o \
+fuzz_target_objs = $(patsubst %.cc,$(FUZZ_OUT)/$(1)/obj/%.o,$(patsubst %.c,$(FUZZ_OUT)/$(1)/obj/%.o,\
+    $(call fuzz_src,$(2)))) \
     $(patsubst %.cc,$(FUZZ_OUT)/$(1)/obj/%.o,$(patsubst %.c,$(FUZZ_OUT)/$(1)/obj/%.o,$(FUZZ_EXTRA_$(2))))
 
 # $(1) engine, $(2) target, $(3) C or CXX (the linker and LLVM's libraries).
@@ -259,9 +227,9 @@ check-fuzz-afl: $(FUZZ_OUT)/afl/$(AFL_SMOKE_TARGET)
 	@fuzz/afl-run.sh $< $(AFL_SMOKE_SECONDS) $(FUZZ_OUT)/afl-smoke/seeds \
 	    $(FUZZ_OUT)/afl-smoke/out 1 $(call fuzz_dict,$(AFL_SMOKE_TARGET))
 
-# docs/fuzzing.md's allow-list table is generated from fuzz/xray_llvm_allowlist.h.
+# docs/fuzzing.md's allow-list table is generated from fuzz/xray/xray_llvm_allowlist.h.
 FUZZ_DOC := docs/fuzzing.md
-$(FUZZ_OUT)/allowlist_doc: fuzz/allowlist_doc.c fuzz/xray_llvm_allowlist.h
+$(FUZZ_OUT)/allowlist_doc: fuzz/xray/xray_allowlist_doc.c fuzz/xray/xray_llvm_allowlist.h
 	@mkdir -p $(@D)
 	$(call say,LD,$@)
 	$(Q)$(FUZZ_CC) -std=c11 $(WARNINGS) -o $@ $<
@@ -279,9 +247,9 @@ fuzz-docs: $(FUZZ_OUT)/allowlist_doc
 check-fuzz-docs: $(FUZZ_OUT)/allowlist_doc
 	@$< > $(FUZZ_OUT)/allowlist.md
 	@$(call fuzz_doc_splice,$(FUZZ_OUT)/allowlist.md) | cmp -s - $(FUZZ_DOC) || \
-	    { echo "$(FUZZ_DOC): the allow-list table differs from fuzz/xray_llvm_allowlist.h;" \
+	    { echo "$(FUZZ_DOC): the allow-list table differs from fuzz/xray/xray_llvm_allowlist.h;" \
 	        "run 'make fuzz-docs'" >&2; exit 1; }
-	@echo "fuzz: docs/fuzzing.md's allow-list matches fuzz/xray_llvm_allowlist.h"
+	@echo "fuzz: docs/fuzzing.md's allow-list matches fuzz/xray/xray_llvm_allowlist.h"
 
 CHECK_TARGETS += check-fuzz-regress check-fuzz-smoke check-fuzz-afl check-fuzz-docs
 
@@ -289,12 +257,18 @@ CHECK_TARGETS += check-fuzz-regress check-fuzz-smoke check-fuzz-afl check-fuzz-d
 
 # A mutator as AFL++ loads it: a plain shared object (it runs inside
 # afl-fuzz, so neither instrumented nor sanitized).
-$(FUZZ_OUT)/afl/%-mutator.so: fuzz/afl_mutator.c fuzz/%_mutator.c fuzz/%_mutator.h fuzz/mutator.h
-	@mkdir -p $(@D)
-	$(call say,LD,$@)
-	$(Q)$(FUZZ_CC) -std=c11 $(WARNINGS) -O2 -g -fPIC -shared \
-	    -DMUTATOR_HEADER='"$*_mutator.h"' -DMUTATE=$*_mutate -DCROSS_OVER=$*_cross_over \
-	    -DDESCRIPTION='"$(FUZZ_MUTATOR_DESCRIPTION_$*)"' -o $@ fuzz/afl_mutator.c fuzz/$*_mutator.c
+define FUZZ_AFL_MUTATOR_RULE
+$(FUZZ_OUT)/afl/$(1)-mutator.so: fuzz/afl_mutator.c $(call fuzz_mutator_src,$(1)) \
+    $(patsubst %.c,%.h,$(call fuzz_mutator_src,$(1))) fuzz/common/mutator.h
+	@mkdir -p $$(@D)
+	$$(call say,LD,$$@)
+	$$(Q)$$(FUZZ_CC) -std=c11 $$(WARNINGS) -O2 -g -fPIC -shared \
+	    -DMUTATOR_HEADER='"$(patsubst fuzz/%,%,$(patsubst %.c,%.h,$(call fuzz_mutator_src,$(1))))"' \
+	    -DMUTATE=$(1)_mutate -DCROSS_OVER=$(1)_cross_over \
+	    -DDESCRIPTION='"$$(FUZZ_MUTATOR_DESCRIPTION_$(1))"' -o $$@ fuzz/afl_mutator.c \
+	    $(call fuzz_mutator_src,$(1))
+endef
+$(foreach m,$(FUZZ_MUTATORS),$(eval $(call FUZZ_AFL_MUTATOR_RULE,$(m))))
 
 # A few seconds of AFL++ on ovni_lean with its custom mutator: the library
 # loads, and its mutations run the harness without a failure; the other
@@ -310,8 +284,8 @@ check-fuzz-afl-ovni: $(FUZZ_OUT)/afl/ovni_lean $(FUZZ_AFL_MUTATORS)
 	    { echo "fuzz: afl-fuzz did not load $(FUZZ_AFL_MUTATOR_ovni_lean)" >&2; exit 1; }
 
 # docs/fuzzing.md's table of differences from cJSON is generated from
-# fuzz/json_cjson_allowlist.h, as the XRay one is from its header.
-$(FUZZ_OUT)/json_allowlist_doc: fuzz/json_allowlist_doc.c fuzz/json_cjson_allowlist.h
+# fuzz/common/json_cjson_allowlist.h, as the XRay one is from its header.
+$(FUZZ_OUT)/json_allowlist_doc: fuzz/common/json_allowlist_doc.c fuzz/common/json_cjson_allowlist.h
 	@mkdir -p $(@D)
 	$(call say,LD,$@)
 	$(Q)$(FUZZ_CC) -std=c11 $(WARNINGS) -o $@ $<
@@ -331,9 +305,9 @@ fuzz-docs-json: $(FUZZ_OUT)/json_allowlist_doc
 check-fuzz-docs-json: $(FUZZ_OUT)/json_allowlist_doc
 	@$< > $(FUZZ_OUT)/json_allowlist.md
 	@$(call fuzz_json_doc_splice,$(FUZZ_OUT)/json_allowlist.md) | cmp -s - $(FUZZ_DOC) || \
-	    { echo "$(FUZZ_DOC): the cJSON table differs from fuzz/json_cjson_allowlist.h;" \
+	    { echo "$(FUZZ_DOC): the cJSON table differs from fuzz/common/json_cjson_allowlist.h;" \
 	        "run 'make fuzz-docs'" >&2; exit 1; }
-	@echo "fuzz: docs/fuzzing.md's cJSON table matches fuzz/json_cjson_allowlist.h"
+	@echo "fuzz: docs/fuzzing.md's cJSON table matches fuzz/common/json_cjson_allowlist.h"
 
 check-fuzz: check-fuzz-afl-ovni check-fuzz-docs-json
 CHECK_TARGETS += check-fuzz-afl-ovni check-fuzz-docs-json
@@ -342,8 +316,9 @@ CHECK_TARGETS += check-fuzz-afl-ovni check-fuzz-docs-json
 
 # fuzz/build.sh reads what to build from here, so that the harnesses, their
 # seeds and dictionaries are listed once: "lib SRC...", "regressions DIR...",
-# "max_len N", then "target NAME c|c++ DICT|- SEEDDIR..." per harness and
-# "extra NAME SRC..." for the sources of one harness alone.
+# "max_len N", then "target NAME c|c++ DICT|- SEEDDIR..." and "source NAME
+# SRC" per harness, and "extra NAME SRC..." for the sources of one harness
+# alone.
 .PHONY: print-fuzz-ossfuzz
 print-fuzz-ossfuzz:
 	@echo "lib $(FUZZ_LIB_SRCS) $(FUZZ_HELPER_SRCS)"
@@ -351,6 +326,7 @@ print-fuzz-ossfuzz:
 	@echo "max_len $(FUZZ_MAX_LEN)"
 	@$(foreach t,$(FUZZ_C_TARGETS),echo "target $(t) c $(call fuzz_dict,$(t)) $(call fuzz_seeds,$(t))";)
 	@$(foreach t,$(FUZZ_CXX_TARGETS),echo "target $(t) c++ $(call fuzz_dict,$(t)) $(call fuzz_seeds,$(t))";)
+	@$(foreach t,$(FUZZ_TARGETS),echo "source $(t) $(call fuzz_src,$(t))";)
 	@$(foreach t,$(FUZZ_TARGETS),$(if $(FUZZ_EXTRA_$(t)),echo "extra $(t) $(FUZZ_EXTRA_$(t))";))
 
 # fuzz/build.sh run as OSS-Fuzz runs it (libFuzzer, ASan), what it puts in
@@ -415,14 +391,14 @@ fuzz-status:
 	@fuzz/campaign.sh --status $(SYNC_DIR)
 
 fuzz-triage: fuzz-target-check $(FUZZ_OUT)/regress/$(TARGET) $(TRIAGE_BINS_$(CAMPAIGN_ENGINE))
-	fuzz/triage.sh --bin-dir $(FUZZ_OUT) \
+	fuzz/triage.sh --bin-dir $(FUZZ_OUT) --regressions corpus/$(call fuzz_dir,$(TARGET))/regressions \
 	    $(if $(filter 1 yes,$(PROMOTE)),--promote $(firstword $(call fuzz_seeds,$(TARGET)))) \
 	    $(TARGET) $(SYNC_DIR)
 
 # make check's test of fuzz/triage.sh: a synthetic campaign (AFL++ instance
 # directories and libFuzzer artifacts) of fuzz/selftest_crash.c, which fails
 # in two distinct places, with duplicates; filed into a scratch directory,
-# never corpus/regressions.
+# never corpus/*/regressions.
 define FUZZ_SELFTEST_RULES
 $(FUZZ_OUT)/$(1)/selftest_crash: $(FUZZ_OUT)/$(1)/obj/fuzz/selftest_crash.o $$(FZ_$(1)_MAIN)
 	$$(call say,LD-FZ,$$@)

@@ -99,6 +99,6 @@ if [ -n "$new" ]; then
     echo "$new" | sed 's/^/    /' >&2
     first=$(echo "$new" | head -1)
     echo "fuzz: replay with: $bin $first" >&2
-    echo "fuzz: then add it to corpus/regressions/ with a .note (corpus/regressions/README.md)" >&2
+    echo "fuzz: then add it to corpus/FORMAT/regressions/ with a .note (corpus/common/regressions/README.md)" >&2
 fi
 exit 1

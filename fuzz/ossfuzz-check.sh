@@ -126,9 +126,8 @@ while read -r kind t lang dict seeds; do
 
     # A structure-aware harness keeps its mutator in the OSS-Fuzz build
     # (libFuzzer calls it; AFL++'s library is a local extra). Harnesses
-    # define both hooks with the kit's HX_CUSTOM_MUTATOR (fuzz/harness.h).
-    src=fuzz/$t.c
-    [ "$lang" = c++ ] && src=fuzz/$t.cc
+    # define both hooks with the kit's HX_CUSTOM_MUTATOR (fuzz/common/harness.h).
+    src=$(awk -v t="$t" '$1 == "source" && $2 == t { print $3 }' <<<"$plan")
     for hook in LLVMFuzzerCustomMutator LLVMFuzzerCustomCrossOver; do
         if grep -q "^[a-z_ ]*$hook(\|^HX_CUSTOM_MUTATOR(" "$src" &&
             ! nm --defined-only "$OUT/$t" | grep -q " T $hook\$"; then

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fuzz_helpers.h"
+#include "common/fuzz_helpers.h"
 
 #define MAGIC_A "TCSELFTEST-A"
 #define MAGIC_B "TCSELFTEST-B"

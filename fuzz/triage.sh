@@ -31,8 +31,9 @@ usage: $0 [OPTIONS] TARGET DIR...
       one-line .note, never replacing a file that is there.
 
   --bin-dir DIR       the builds: DIR/{libfuzzer,regress,afl}/TARGET (\$BUILD/fuzz)
-  --regressions DIR   where to file (default \$TRIAGE_REGRESSIONS, else
-                      corpus/regressions)
+  --regressions DIR   where to file (default \$TRIAGE_REGRESSIONS, else the
+                      harness's format's corpus/FORMAT/regressions, as make
+                      fuzz-triage gives it)
   --corpus-min DIR    where the minimised corpus goes (BIN_DIR/corpus-min/TARGET)
   --promote DIR       also copy the minimised inputs that DIR lacks into DIR
   --no-cmin           skip (a)
@@ -76,7 +77,7 @@ shift
 [[ $timeout =~ ^[1-9][0-9]*$ ]] || die "--timeout must be a whole number of seconds"
 [[ $min_secs =~ ^[1-9][0-9]*$ ]] || die "--min-seconds must be a whole number of seconds"
 root=$(cd "$(dirname "$0")/.." && pwd)
-: "${regs:=$root/corpus/regressions}"
+: "${regs:=$root/corpus/common/regressions}"
 : "${cmin_out:=$bin_dir/corpus-min/$target}"
 lf=$bin_dir/libfuzzer/$target drv=$bin_dir/regress/$target afl=$bin_dir/afl/$target
 [ -x "$lf" ] || lf=""
@@ -362,7 +363,7 @@ for f in "${unreproduced[@]}"; do echo "triage: did not fail when replayed: $f" 
 echo "triage: report and replay logs in $work"
 if [ ${#filed[@]} -gt 0 ]; then
     echo "triage: replay them with $bin_dir/regress/$target $regs/$target-*.bin;" \
-        "fix each, then edit its .note (corpus/regressions/README.md)" >&2
+        "fix each, then edit its .note (corpus/common/regressions/README.md)" >&2
     exit 1
 fi
 exit 0

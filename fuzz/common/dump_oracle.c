@@ -1,4 +1,4 @@
-/* The canonical dump's form: see oracle_dump.h. */
+/* The canonical dump's form: see dump_oracle.h. */
 #define _POSIX_C_SOURCE 200809L /* strndup */
 #include <inttypes.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 
 #include "harness.h"
 #include "library.h"
-#include "oracle_dump.h"
+#include "dump_oracle.h"
 
 /* One line: strict JSON (tracecheck's own tokenizer, RFC 8259). */
 void od_check_json_line(const char *line, size_t len, size_t lineno)

@@ -3,8 +3,8 @@
  * one strict JSON object per line (read by the library's RFC 8259
  * tokenizer), each starting with its "t" member, the header first.
  */
-#ifndef TC_FUZZ_ORACLE_DUMP_H
-#define TC_FUZZ_ORACLE_DUMP_H
+#ifndef TC_FUZZ_DUMP_ORACLE_H
+#define TC_FUZZ_DUMP_ORACLE_H
 
 #include <stddef.h>
 

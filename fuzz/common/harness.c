@@ -7,8 +7,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "../parsers/common/error.h"
-#include "../parsers/common/input.h"
+#include "../../parsers/common/error.h"
+#include "../../parsers/common/input.h"
 #include "harness.h"
 
 /* ---- finding capture ---- */

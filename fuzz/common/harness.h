@@ -16,7 +16,7 @@
  *    harness makes (paths, windows, options): every combination gets its
  *    turn over a corpus and a failure replays the same way.
  *
- * The library's entry points are called through fuzz/library.h; the
+ * The library's entry points are called through fuzz/common/library.h; the
  * assertions are fuzz_helpers.h's. Oracles that judge a format
  * independently of its parser live in files of their own (fuzz/oracle_*).
  */
@@ -31,9 +31,9 @@
 extern "C" {
 #endif
 
-#include "../parsers/common/diag.h"
-#include "../parsers/common/reader.h"
-#include "../parsers/common/rules.h"
+#include "../../parsers/common/diag.h"
+#include "../../parsers/common/reader.h"
+#include "../../parsers/common/rules.h"
 #include "fuzz_helpers.h"
 
 /* ---- finding capture ---- */
@@ -262,7 +262,7 @@ size_t hx_pick_window(hx_rng *r, hx_path path);
 /* FNV-1a, 32 bits, of n bytes. */
 uint32_t hx_hash32(const uint8_t *p, size_t n);
 
-/* ---- structure-aware mutators (fuzz/mutator.h) in a harness ---- */
+/* ---- structure-aware mutators (fuzz/common/mutator.h) in a harness ---- */
 
 /* Defines libFuzzer's LLVMFuzzerCustomMutator and LLVMFuzzerCustomCrossOver
  * with a mutator's two functions. Only in the harness that wants them: the

@@ -1,4 +1,4 @@
-/* tracecheck's JSON tokenizer against cJSON: see oracle_json_cjson.h. */
+/* tracecheck's JSON tokenizer against cJSON: see json_cjson_oracle.h. */
 #define _POSIX_C_SOURCE 200809L /* strnlen */
 #include <cjson/cJSON.h>
 #include <inttypes.h>
@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "json_cjson_allowlist.h"
-#include "oracle_json.h"
-#include "oracle_json_cjson.h"
+#include "json_oracle.h"
+#include "json_cjson_oracle.h"
 
 /* A token's JSON path for a message (tokens of later rounds keep none). */
 #define PATH(t) ((t)->path ? (t)->path : "(a token)")
@@ -297,7 +297,7 @@ static void differential(const uint8_t *p, size_t size, int round, const jrun *g
             count(CJSON_BOM_SHORT_INPUT);
         else
             FUZZ_FAIL("unlisted divergence from cJSON: tracecheck reads a whole document, cJSON "
-                      "%s (see fuzz/json_cjson_allowlist.h)",
+                      "%s (see fuzz/common/json_cjson_allowlist.h)",
                       c ? "stops early" : "rejects it");
     } else if (!c) {
         g_agree_reject += round == 0; /* both reject */
@@ -345,7 +345,7 @@ static void differential(const uint8_t *p, size_t size, int round, const jrun *g
             if (!lax)
                 FUZZ_FAIL("unlisted divergence from cJSON: tracecheck reports %s at %zu (byte "
                           "0x%02x, %s a string), cJSON reads a value of %zu bytes (see "
-                          "fuzz/json_cjson_allowlist.h)", tc_rules[rule].id, x, at,
+                          "fuzz/common/json_cjson_allowlist.h)", tc_rules[rule].id, x, at,
                           in_string ? "inside" : "outside", e);
             count(CJSON_LAX_NUMBERS);
             char num[40];

@@ -1,8 +1,8 @@
 /*
  * The lean JSON harness: one tokenization of the raw bytes by tracecheck's
- * strict tokenizer, judged by oracle_json.h (tokens and findings as RFC
+ * strict tokenizer, judged by json_oracle.h (tokens and findings as RFC
  * 8259 says of the bytes: place, nesting, numbers, decoded strings,
- * repeated keys, the BOM) and by cJSON (oracle_json_cjson.h: the same
+ * repeated keys, the BOM) and by cJSON (json_cjson_oracle.h: the same
  * values, or a difference of a listed class; one round, no rewriting). This
  * is the harness for campaigns; json_tokens replays each input over every
  * input path, with tc_json_skip, and with cJSON's rewritten rounds.
@@ -12,8 +12,8 @@
 #include "harness.h"
 #include "json_events.h"
 #include "json_mutator.h"
-#include "oracle_json.h"
-#include "oracle_json_cjson.h"
+#include "json_oracle.h"
+#include "json_cjson_oracle.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

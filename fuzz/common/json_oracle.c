@@ -1,9 +1,9 @@
-/* Independent checks of one tokenizer run: see oracle_json.h. */
+/* Independent checks of one tokenizer run: see json_oracle.h. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "oracle_json.h"
+#include "json_oracle.h"
 
 /* Whether p[0..n) is a complete RFC 8259 number. */
 int jo_rfc_number(const uint8_t *p, size_t n)

@@ -17,8 +17,8 @@
  *    TC-JSON-DUPLICATE-KEY exactly at each repeated key (found here by
  *    sorting each object's keys), TC-JSON-BOM exactly for a leading BOM.
  */
-#ifndef TC_FUZZ_ORACLE_JSON_H
-#define TC_FUZZ_ORACLE_JSON_H
+#ifndef TC_FUZZ_JSON_ORACLE_H
+#define TC_FUZZ_JSON_ORACLE_H
 
 #include "json_events.h"
 

@@ -5,14 +5,14 @@
  * checks that:
  *
  *  - tokens and findings are what RFC 8259 and the tokenizer's contract say
- *    of the bytes (oracle_json.h);
+ *    of the bytes (json_oracle.h);
  *  - every input path gives the same tokens and findings: memory, read()
  *    with tiny windows, sliding mmap windows; and skipping containers with
  *    tc_json_skip (as the ovni metadata reader does) changes nothing but
  *    which tokens are returned;
  *  - tracecheck and cJSON agree, up to the classes of
  *    json_cjson_allowlist.h, and again on the input rewritten as cJSON read
- *    it, for up to eight rounds (oracle_json_cjson.h).
+ *    it, for up to eight rounds (json_cjson_oracle.h).
  *
  * json_lean runs the oracles on one tokenization (one round of cJSON).
  */
@@ -21,8 +21,8 @@
 #include "harness.h"
 #include "json_events.h"
 #include "json_mutator.h"
-#include "oracle_json.h"
-#include "oracle_json_cjson.h"
+#include "json_oracle.h"
+#include "json_cjson_oracle.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../parsers/common/check.h"
-#include "../parsers/common/simd.h"
+#include "../../parsers/common/check.h"
+#include "../../parsers/common/simd.h"
 #include "harness.h"
 
 typedef struct run {

@@ -1,11 +1,11 @@
-/* Edges counted in a generated pair's dumps: see oracle_dcfg_counts.h. */
+/* Edges counted in a generated pair's dumps: see dcfg_counts_oracle.h. */
 #include <cjson/cJSON.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
-#include "oracle_dcfg_counts.h"
+#include "../common/harness.h"
+#include "dcfg_counts_oracle.h"
 
 /* ---- counting edges in the two dumps ---- */
 

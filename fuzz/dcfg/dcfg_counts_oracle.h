@@ -5,12 +5,12 @@
  * taken exactly as often as the DCFG's COUNT_PER_THREAD says. For
  * dcfg_roundtrip.
  */
-#ifndef TC_FUZZ_ORACLE_DCFG_COUNTS_H
-#define TC_FUZZ_ORACLE_DCFG_COUNTS_H
+#ifndef TC_FUZZ_DCFG_COUNTS_ORACLE_H
+#define TC_FUZZ_DCFG_COUNTS_ORACLE_H
 
 #include <stddef.h>
 
-#include "library_gen.h"
+#include "../common/library_gen.h"
 
 void dco_check_counts(const char *dcfg_dump, size_t dcfg_len, const char *trace_dump,
                       size_t trace_len, const dcfg_gen_stats *st);

@@ -2,7 +2,7 @@
  * The immediate dominators a DCFG's routines are checked against
  * (ruling: DCFG-ROUTINE-IDOM, parsers/dcfg/dcfg_dom.c, Lengauer and Tarjan
  * with path compression) on graphs of any shape, against the slow, obvious
- * fixed point of oracle_dominators.h: the same immediate dominator for
+ * fixed point of dcfg_dominators_oracle.h: the same immediate dominator for
  * every node, and "unreachable" for exactly the nodes the root does not
  * reach. The DCFG generator's routines are regular; fuzzed documents rarely
  * keep a routine whole: this harness reaches what they do not.
@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
-#include "library.h"
-#include "oracle_dominators.h"
+#include "../common/harness.h"
+#include "../common/library.h"
+#include "dcfg_dominators_oracle.h"
 
 #define MAX_EDGES 4096
 

@@ -1,7 +1,7 @@
-/* Immediate dominators the obvious way: see oracle_dominators.h. */
+/* Immediate dominators the obvious way: see dcfg_dominators_oracle.h. */
 #include <string.h>
 
-#include "oracle_dominators.h"
+#include "dcfg_dominators_oracle.h"
 
 #define WORDS (DOM_MAX_NODES / 64)
 

@@ -6,8 +6,8 @@
  * dominator of v (other than v) that all its other dominators dominate.
  * For dcfg_dom.
  */
-#ifndef TC_FUZZ_ORACLE_DOMINATORS_H
-#define TC_FUZZ_ORACLE_DOMINATORS_H
+#ifndef TC_FUZZ_DCFG_DOMINATORS_ORACLE_H
+#define TC_FUZZ_DCFG_DOMINATORS_ORACLE_H
 
 #include <stdint.h>
 

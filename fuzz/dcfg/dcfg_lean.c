@@ -12,8 +12,8 @@
  * become each other, so that edges join other nodes.
  */
 #include "dcfg_runs.h"
-#include "harness.h"
-#include "json_mutator.h"
+#include "../common/harness.h"
+#include "../common/json_mutator.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

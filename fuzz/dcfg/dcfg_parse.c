@@ -21,9 +21,9 @@
  * dcfg_lean checks one validation, for speed.
  */
 #include "dcfg_runs.h"
-#include "harness.h"
-#include "json_mutator.h"
-#include "library.h"
+#include "../common/harness.h"
+#include "../common/json_mutator.h"
+#include "../common/library.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

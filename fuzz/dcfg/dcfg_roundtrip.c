@@ -13,15 +13,15 @@
  *    with no finding either;
  *  - the trace's dump has the generator's number of chunks and edges, and
  *    each edge of each thread is taken exactly as often as the DCFG's
- *    COUNT_PER_THREAD says (oracle_dcfg_counts.h).
+ *    COUNT_PER_THREAD says (dcfg_counts_oracle.h).
  */
 #include <inttypes.h>
 
 #include "dcfg_runs.h"
-#include "harness.h"
-#include "library_gen.h"
-#include "oracle_dcfg_counts.h"
-#include "oracle_dump.h"
+#include "../common/harness.h"
+#include "../common/library_gen.h"
+#include "dcfg_counts_oracle.h"
+#include "../common/dump_oracle.h"
 
 static void check_clean(const dc_run *run, const char *what, const dcfg_gen_params *p)
 {

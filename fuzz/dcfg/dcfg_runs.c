@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "dcfg_runs.h"
-#include "library.h"
-#include "oracle_dump.h"
+#include "../common/library.h"
+#include "../common/dump_oracle.h"
 
 void dc_validate(dc_run *run, const uint8_t *data, size_t size, tc_format format, int dump)
 {

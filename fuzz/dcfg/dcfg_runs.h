@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../parsers/dcfg/dcfg_model.h"
-#include "harness.h"
+#include "../../parsers/dcfg/dcfg_model.h"
+#include "../common/harness.h"
 #include "tracecheck/tracecheck.h"
 
 typedef struct dc_run {

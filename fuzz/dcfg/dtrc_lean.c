@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "dcfg_runs.h"
-#include "harness.h"
-#include "json_mutator.h"
+#include "../common/harness.h"
+#include "../common/json_mutator.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,12 +1,12 @@
-/* The sequence decoder against a naive reading: see oracle_dtrc_naive.h. */
+/* The sequence decoder against a naive reading: see dtrc_naive_oracle.h. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
-#include "library.h"
-#include "oracle_dtrc_naive.h"
+#include "../common/harness.h"
+#include "../common/library.h"
+#include "dtrc_naive_oracle.h"
 
 typedef unsigned __int128 u128;
 static const u128 SAT = ((u128)1) << 100;
@@ -87,11 +87,11 @@ static void on_problem(void *user, int kind, const tc_dtrc_row *r, const tc_dtrc
 
 /* Builds the table and checks ruling 10; kept[r] says whether row r is used
  * for decoding. */
-static void build_table(tc_dtrc_table *t, const dno_input *in, int kept[MAX_ROWS])
+static void build_table(tc_dtrc_table *t, const dtrc_naive_oracle_input *in, int kept[MAX_ROWS])
 {
     lib_dtrc_table_init(t);
     for (size_t r = 0; r < in->nrows; r++) {
-        const dno_row *w = &in->rows[r];
+        const dtrc_naive_oracle_row *w = &in->rows[r];
         char text[33];
         lib_dtrc_code_str(w->pad, w->len, text);
         uint32_t pad = 0xdeadbeef;
@@ -169,7 +169,7 @@ typedef struct tree {
 } tree;
 
 typedef struct naive {
-    const dno_input *in;
+    const dtrc_naive_oracle_input *in;
     tree t[MAX_DICT];
     int state[MAX_DICT]; /* 0 unknown, 1 visiting, 2 good, 3 bad */
     unsigned depth[MAX_DICT];
@@ -186,7 +186,7 @@ static int b64_value(unsigned char c)
     return p ? (int)(p - alphabet) : -1;
 }
 
-static long find_key(const dno_input *in, const char *k, size_t n)
+static long find_key(const dtrc_naive_oracle_input *in, const char *k, size_t n)
 {
     for (size_t e = 0; e < in->ndict; e++)
         if (in->dict[e].klen == n && memcmp(in->dict[e].key, k, n) == 0)
@@ -227,7 +227,7 @@ static int fail_at(tree *t, int code, size_t pos)
  * of the items read go to out (a temporary list, copied by the caller).
  * `open` is the number of repeats around, `open_at` where the innermost
  * began. */
-static int parse_items(tree *t, const dno_input *in, const char *s, size_t n, size_t *i,
+static int parse_items(tree *t, const dtrc_naive_oracle_input *in, const char *s, size_t n, size_t *i,
                        unsigned open, size_t open_at, size_t **out, size_t *nout, size_t *capout)
 {
     while (*i < n) {
@@ -298,7 +298,7 @@ static int parse_items(tree *t, const dno_input *in, const char *s, size_t n, si
     return 1;
 }
 
-static void parse_tree(tree *t, const dno_input *in, const char *s, size_t n)
+static void parse_tree(tree *t, const dtrc_naive_oracle_input *in, const char *s, size_t n)
 {
     memset(t, 0, sizeof *t);
     t->ok = 1;
@@ -411,7 +411,7 @@ typedef struct result {
     u128 consumed, weight;
 } result;
 
-static void naive_decode(const dno_input *in, const int kept[MAX_ROWS], const uint8_t *vals,
+static void naive_decode(const dtrc_naive_oracle_input *in, const int kept[MAX_ROWS], const uint8_t *vals,
                          size_t nvals, result *res)
 {
     memset(res, 0, sizeof *res);
@@ -429,7 +429,7 @@ static void naive_decode(const dno_input *in, const int kept[MAX_ROWS], const ui
     u128 seen_weight[NEDGES];
     memset(seen, 0, sizeof seen);
     while (res->edges < need) {
-        const dno_row *codes[MAX_ROWS];
+        const dtrc_naive_oracle_row *codes[MAX_ROWS];
         size_t nc = 0;
         for (size_t r = 0; r < in->nrows; r++)
             if (kept[r] && in->rows[r].edge == res->edge)
@@ -438,7 +438,7 @@ static void naive_decode(const dno_input *in, const int kept[MAX_ROWS], const ui
             res->code = TC_DTRC_E_NO_ENTRY;
             goto done;
         }
-        const dno_row *m = NULL;
+        const dtrc_naive_oracle_row *m = NULL;
         if (nc == 1 && codes[0]->len == 0) {
             uint32_t cur = res->edge;
             if (seen[cur]) {
@@ -521,7 +521,7 @@ static uint64_t on_edge(void *user, uint32_t edge)
     return weight_of(edge);
 }
 
-static void decode(const dno_input *in, const tc_dtrc_table *t, const tc_dtrc_dict *d,
+static void decode(const dtrc_naive_oracle_input *in, const tc_dtrc_table *t, const tc_dtrc_dict *d,
                    const tc_dtrc_prog *p, int no_skip, uint64_t skip_after, uint64_t budget,
                    tc_dtrc_decode_out *out, calls *c)
 {
@@ -604,7 +604,7 @@ static uint64_t edge_at(void *user, uint32_t prev, uint32_t edge, uint64_t index
 /* Decodes with the per-row weights and the character tables (weighted,
  * or unweighted when weighted is 0) and fails unless the result is the
  * plain decoder's, ref (decoded with on_edge when weighted, else without). */
-static void decode_fast(const dno_input *in, const tc_dtrc_table *t, const tc_dtrc_dict *d,
+static void decode_fast(const dtrc_naive_oracle_input *in, const tc_dtrc_table *t, const tc_dtrc_dict *d,
                         const tc_dtrc_prog *p, int weighted, const tc_dtrc_decode_out *ref)
 {
     tc_dtrc_fast f;
@@ -644,7 +644,7 @@ static void on_bad(void *user, size_t e, const tc_dtrc_err *err)
     b->reported[e] = 1;
 }
 
-void dno_check(const dno_input *in)
+void dtrc_naive_oracle_check(const dtrc_naive_oracle_input *in)
 {
 
     tc_dtrc_table t;

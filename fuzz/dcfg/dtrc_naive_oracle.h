@@ -15,8 +15,8 @@
  *    same input twice; skipping, capped skipping and budgets against a run
  *    with skipping and a large budget.
  */
-#ifndef TC_FUZZ_ORACLE_DTRC_NAIVE_H
-#define TC_FUZZ_ORACLE_DTRC_NAIVE_H
+#ifndef TC_FUZZ_DTRC_NAIVE_ORACLE_H
+#define TC_FUZZ_DTRC_NAIVE_ORACLE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -28,22 +28,22 @@
 #define MAX_EXPAND 65536
 #define BIG_BUDGET (1ull << 22)
 
-typedef struct dno_row {
+typedef struct dtrc_naive_oracle_row {
     uint32_t edge, pad;
     uint8_t len;
     uint32_t next[3];
     size_t nnext;
-} dno_row;
+} dtrc_naive_oracle_row;
 
-typedef struct dno_entry {
+typedef struct dtrc_naive_oracle_entry {
     const char *key, *val;
     size_t klen, vlen;
-} dno_entry;
+} dtrc_naive_oracle_entry;
 
-typedef struct dno_input {
-    dno_row rows[MAX_ROWS];
+typedef struct dtrc_naive_oracle_input {
+    dtrc_naive_oracle_row rows[MAX_ROWS];
     size_t nrows;
-    dno_entry dict[MAX_DICT];
+    dtrc_naive_oracle_entry dict[MAX_DICT];
     size_t ndict;
     uint32_t first;
     uint64_t count;
@@ -52,10 +52,10 @@ typedef struct dno_input {
     uint64_t budget;
     const char *seq;
     size_t seqlen;
-} dno_input;
+} dtrc_naive_oracle_input;
 
 /* Checks the decoder on one input; aborts where it and the naive reading
  * disagree. */
-void dno_check(const dno_input *in);
+void dtrc_naive_oracle_check(const dtrc_naive_oracle_input *in);
 
 #endif

@@ -29,9 +29,9 @@
 #include <string.h>
 
 #include "dcfg_runs.h"
-#include "harness.h"
-#include "json_mutator.h"
-#include "library_gen.h"
+#include "../common/harness.h"
+#include "../common/json_mutator.h"
+#include "../common/library_gen.h"
 
 /* The DCFG paired with, made once. A harness is a program: globals are fine
  * here. */

@@ -55,8 +55,8 @@
  */
 #include <string.h>
 
-#include "harness.h"
-#include "oracle_dtrc_naive.h"
+#include "../common/harness.h"
+#include "dtrc_naive_oracle.h"
 
 typedef struct cursor {
     const uint8_t *p;
@@ -65,7 +65,7 @@ typedef struct cursor {
 
 static unsigned byte(cursor *c) { return c->i < c->n ? c->p[c->i++] : 0; }
 
-static void read_input(dno_input *in, const uint8_t *data, size_t size)
+static void read_input(dtrc_naive_oracle_input *in, const uint8_t *data, size_t size)
 {
     memset(in, 0, sizeof *in);
     cursor c = {data, size, 0};
@@ -86,7 +86,7 @@ static void read_input(dno_input *in, const uint8_t *data, size_t size)
             in->count |= (uint64_t)byte(&c) << (8 * k);
     }
     for (size_t r = 0; r < in->nrows; r++) {
-        dno_row *w = &in->rows[r];
+        dtrc_naive_oracle_row *w = &in->rows[r];
         w->edge = byte(&c) & 15;
         unsigned lb = byte(&c);
         w->len = (uint8_t)((lb & 0x80) ? (lb & 0x7f) % 33 : lb % 5);
@@ -105,7 +105,7 @@ static void read_input(dno_input *in, const uint8_t *data, size_t size)
         const char *nl = memchr(t + at, '\n', tn - at);
         size_t end = nl ? (size_t)(nl - t) : tn;
         const char *eq = memchr(t + at, '=', end - at);
-        dno_entry *d = &in->dict[e];
+        dtrc_naive_oracle_entry *d = &in->dict[e];
         d->key = t + at;
         d->klen = eq ? (size_t)(eq - (t + at)) : end - at;
         d->val = eq ? eq + 1 : t + end;
@@ -118,8 +118,8 @@ static void read_input(dno_input *in, const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    dno_input in;
+    dtrc_naive_oracle_input in;
     read_input(&in, data, size);
-    dno_check(&in);
+    dtrc_naive_oracle_check(&in);
     return 0;
 }

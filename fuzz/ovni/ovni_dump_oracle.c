@@ -1,13 +1,13 @@
 #define _GNU_SOURCE /* fmemopen, open_memstream */
-/* The canonical dump of one ovni stream: see oracle_ovni_dump.h. */
+/* The canonical dump of one ovni stream: see ovni_dump_oracle.h. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../parsers/common/dump.h"
-#include "oracle_dump.h"
-#include "oracle_ovni_dump.h"
+#include "../../parsers/common/dump.h"
+#include "../common/dump_oracle.h"
+#include "ovni_dump_oracle.h"
 #include "ovni_spec_table.h"
 
 /* ---- the canonical dump ---- */
@@ -50,7 +50,7 @@ static const struct {
 } od_events[] = {
 #define TC_OVNI_EVENT(MODEL, C, V, FLAGS, FIELDS, ACTION, CHAN, STATE, MEANING)                    \
     {{OVS_LETTER_##MODEL, C, V}, FLAGS, FIELDS},
-#include "../spec/ovni/models.def"
+#include "../../spec/ovni/models.def"
 };
 #undef F
 #undef S
@@ -105,7 +105,7 @@ static int next_field(const char **p, char *kind, char *type, char *name)
     return 1;
 }
 
-void ovo_dump_model(FILE *f, const char mcv[3], int jumbo, const uint8_t *payload, uint32_t len,
+void ovni_oracle_dump_model(FILE *f, const char mcv[3], int jumbo, const uint8_t *payload, uint32_t len,
                     int be)
 {
     const char *model = model_name(mcv[0]);
@@ -173,7 +173,7 @@ void ovo_dump_model(FILE *f, const char mcv[3], int jumbo, const uint8_t *payloa
     fputc('}', f);
 }
 
-void ovo_check_dump(const ov_run *run)
+void ovni_oracle_check_dump(const ov_run *run)
 {
     const char *s = run->dump ? run->dump : "";
     size_t lineno = 0;
@@ -222,7 +222,7 @@ void ovo_check_dump(const ov_run *run)
                 FILE *m = open_memstream(&tail, &tail_len);
                 FUZZ_CHECK_ALLOC(m);
                 fputc('"', m);
-                ovo_dump_model(m, e->mcv, e->jumbo, e->payload, e->payload_len, run->big_endian);
+                ovni_oracle_dump_model(m, e->mcv, e->jumbo, e->payload, e->payload_len, run->big_endian);
                 fputc('}', m);
                 fclose(m);
                 FUZZ_ASSERT_MSG(len == (size_t)k + 2 * (e->payload_len - 64) + tail_len &&
@@ -238,7 +238,7 @@ void ovo_check_dump(const ov_run *run)
                 FILE *m = fmemopen(want + k, sizeof want - (size_t)k, "w");
                 FUZZ_CHECK_ALLOC(m);
                 fputc('"', m);
-                ovo_dump_model(m, e->mcv, e->jumbo, e->payload, e->payload_len, run->big_endian);
+                ovni_oracle_dump_model(m, e->mcv, e->jumbo, e->payload, e->payload_len, run->big_endian);
                 fputc('}', m);
                 FUZZ_ASSERT_MSG(ftell(m) < (long)(sizeof want - (size_t)k) - 1,
                                 "dump line %zu: too long to compare", lineno);

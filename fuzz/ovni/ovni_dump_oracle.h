@@ -5,8 +5,8 @@
  * byte), flags, size code, jumbo size, payload, model and fields; a sample of the lines
  * read by the strict JSON tokenizer.
  */
-#ifndef TC_FUZZ_ORACLE_OVNI_DUMP_H
-#define TC_FUZZ_ORACLE_OVNI_DUMP_H
+#ifndef TC_FUZZ_OVNI_DUMP_ORACLE_H
+#define TC_FUZZ_OVNI_DUMP_ORACLE_H
 
 #include "ovni_events.h"
 
@@ -15,10 +15,10 @@
 /* What the dump adds to an event's line after its payload: its model's
  * name (a model tracecheck knows) and its fields by name (an event of that
  * model whose payload its layout reads), from spec/ovni/models.def. */
-void ovo_dump_model(FILE *f, const char mcv[3], int jumbo, const uint8_t *payload, uint32_t len,
+void ovni_oracle_dump_model(FILE *f, const char mcv[3], int jumbo, const uint8_t *payload, uint32_t len,
                     int be);
 
 /* run: a library run with the dump and its events kept. */
-void ovo_check_dump(const ov_run *run);
+void ovni_oracle_check_dump(const ov_run *run);
 
 #endif

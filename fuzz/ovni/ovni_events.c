@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "library.h"
+#include "../common/library.h"
 #include "ovni_events.h"
 
 /* ---- binary streams ---- */

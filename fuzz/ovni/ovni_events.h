@@ -12,9 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../parsers/ovni/ovni.h"
-#include "../parsers/ovni/ovni_meta.h"
-#include "harness.h"
+#include "../../parsers/ovni/ovni.h"
+#include "../../parsers/ovni/ovni_meta.h"
+#include "../common/harness.h"
 
 /* ---- binary streams ---- */
 

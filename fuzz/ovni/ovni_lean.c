@@ -3,7 +3,7 @@
  * and model calls a whole trace's check makes, with payloads and the repeat cap,
  * without metadata or with metadata from the seeded source (a thread or
  * not, the models required, ovni's own at an incompatible version), judged
- * by oracle_ovni_stream.h's reading of the stream from spec/ovni.md: the
+ * by ovni_stream_oracle.h's reading of the stream from spec/ovni.md: the
  * same events, field by field, and the same findings, rule, offset and
  * length, in order; every event re-encodes to the input's bytes; findings
  * are well formed and located. This is the harness for campaigns;
@@ -11,8 +11,8 @@
  *
  * Its mutator (ovni_mutator.c) mutates events, not bytes.
  */
-#include "harness.h"
-#include "oracle_ovni_stream.h"
+#include "../common/harness.h"
+#include "ovni_stream_oracle.h"
 #include "ovni_events.h"
 #include "ovni_mutator.h"
 
@@ -21,18 +21,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     hx_rng rng;
     hx_rng_init(&rng, data, size);
     tc_ovni_meta meta;
-    ovo_view v = {1, 0, NULL, 0, 0, NULL}; /* no metadata: a thread's stream, any model */
+    ovni_oracle_view v = {1, 0, NULL, 0, 0, NULL}; /* no metadata: a thread's stream, any model */
     int with_meta = (int)hx_rng_below(&rng, 2);
     if (with_meta)
-        ovo_pick_meta(&meta, &v, &rng);
+        ovni_oracle_pick_meta(&meta, &v, &rng);
     const ov_opts o = {.payloads = 1, .models = 1, .meta = with_meta ? &meta : NULL, .keep = 1,
                        .max_repeats = TC_DEFAULT_MAX_REPEATS};
     ov_run run;
     ov_parse_stream_path(&run, HX_RAW, data, size, 0, &o);
     hx_check_well_formed(&run.f, "OVNI");
     hx_check_binary_locations(&run.f, size, NULL);
-    ovo_check_stream(&run, data, size, &v, 1, with_meta ? "with metadata" : "without metadata");
-    ovo_check_reencode(&run, data, size);
+    ovni_oracle_check_stream(&run, data, size, &v, 1, with_meta ? "with metadata" : "without metadata");
+    ovni_oracle_check_reencode(&run, data, size);
     ov_run_free(&run);
     return 0;
 }

@@ -5,7 +5,7 @@
  * that:
  *
  *  - the reader judges the document as ruling 6 does, and locates its
- *    findings as the bytes say (oracle_ovni_meta.h);
+ *    findings as the bytes say (ovni_meta_oracle.h);
  *  - every input path gives the same findings and the same summary of the
  *    metadata (ids, loom, CPUs, models, where each was): memory, read()
  *    with tiny windows, sliding mmap windows;
@@ -15,9 +15,9 @@
  */
 #include <stdio.h>
 
-#include "harness.h"
-#include "json_mutator.h"
-#include "oracle_ovni_meta.h"
+#include "../common/harness.h"
+#include "../common/json_mutator.h"
+#include "ovni_meta_oracle.h"
 #include "ovni_events.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

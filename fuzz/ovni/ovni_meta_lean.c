@@ -1,16 +1,16 @@
 /*
  * The lean ovni metadata harness: one reading of a raw stream.json
  * (tc_ovni_meta_read: the strict JSON tokenizer, then ruling 6), uncapped,
- * judged by oracle_ovni_meta.h: ruling 6 and 9 judged again on the tokens,
+ * judged by ovni_meta_oracle.h: ruling 6 and 9 judged again on the tokens,
  * the same findings and summary; findings at the line:column and JSON path
  * the bytes give. This is the harness for campaigns; ovni_meta replays each
  * input over every input path.
  *
  * Its mutator (json_mutator.c) mutates JSON values, not bytes.
  */
-#include "harness.h"
-#include "json_mutator.h"
-#include "oracle_ovni_meta.h"
+#include "../common/harness.h"
+#include "../common/json_mutator.h"
+#include "ovni_meta_oracle.h"
 #include "ovni_events.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

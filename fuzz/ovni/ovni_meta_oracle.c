@@ -1,11 +1,11 @@
-/* Ruling 6 judged again: see oracle_ovni_meta.h. */
+/* Ruling 6 judged again: see ovni_meta_oracle.h. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "library.h"
-#include "oracle_ovni_meta.h"
+#include "../common/library.h"
+#include "ovni_meta_oracle.h"
 
 /* ---- the document as a tree of tokens ---- */
 
@@ -214,7 +214,7 @@ static const struct {
     const char *version;
 } models[] = {
 #define TC_OVNI_MODEL(ID, LETTER, NAME, VERSION, NEEDS, WHO) {NAME, LETTER, VERSION},
-#include "../spec/ovni/models.def"
+#include "../../spec/ovni/models.def"
 };
 
 /* Rulings 9 and 15: compatible is the same major and a minor no higher. */

@@ -11,8 +11,8 @@
  * the last finding, and the metadata is "readable" exactly when there is
  * none; the reader reports exactly the tokenizer's JSON findings.
  */
-#ifndef TC_FUZZ_ORACLE_OVNI_META_H
-#define TC_FUZZ_ORACLE_OVNI_META_H
+#ifndef TC_FUZZ_OVNI_META_ORACLE_H
+#define TC_FUZZ_OVNI_META_ORACLE_H
 
 #include "ovni_events.h"
 

@@ -1,4 +1,4 @@
-/* What a generated ovni trace must read back as: see oracle_ovni_model.h. */
+/* What a generated ovni trace must read back as: see ovni_model_oracle.h. */
 #define _GNU_SOURCE /* open_memstream */
 #include <errno.h>
 #include <inttypes.h>
@@ -8,13 +8,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../parsers/common/dump.h"
-#include "oracle_ovni_dump.h"
-#include "oracle_ovni_model.h"
+#include "../../parsers/common/dump.h"
+#include "ovni_dump_oracle.h"
+#include "ovni_model_oracle.h"
 
 /* ---- one stream ---- */
 
-void oom_check_events(const ov_run *run, const ovni_mem_stream *s)
+void ovni_model_oracle_check_events(const ov_run *run, const ovni_mem_stream *s)
 {
     FUZZ_ASSERT_MSG(run->nevents == s->nevents, "%s: %zu events read, %zu written", s->rel,
                     run->nevents, s->nevents);
@@ -39,7 +39,7 @@ void oom_check_events(const ov_run *run, const ovni_mem_stream *s)
 }
 
 /* The events read, written again, are the stream's bytes. */
-void oom_check_rewrite(const ov_run *run, const ovni_mem_stream *s)
+void ovni_model_oracle_check_rewrite(const ov_run *run, const ovni_mem_stream *s)
 {
     tc_bytebuf b = {0};
     lib_ovni_write_header(&b, run->big_endian);
@@ -87,7 +87,7 @@ static void make_dirs(const char *root, const char *rel)
 
 /* rm -r of what write_trace made: the files, then the directories, deepest
  * first (a parent is removed once its last child is). */
-void oom_remove_trace(const char *root, const ovni_mem_trace *t)
+void ovni_model_oracle_remove_trace(const char *root, const ovni_mem_trace *t)
 {
     char path[512];
     for (size_t i = 0; i < t->n; i++) {
@@ -110,7 +110,7 @@ void oom_remove_trace(const char *root, const ovni_mem_trace *t)
     rmdir(root);
 }
 
-void oom_write_trace(const char *root, const ovni_mem_trace *t)
+void ovni_model_oracle_write_trace(const char *root, const ovni_mem_trace *t)
 {
     char path[512];
     for (size_t i = 0; i < t->n; i++) {
@@ -171,11 +171,11 @@ static void event_line(FILE *f, const ovni_mem_stream *s, const ovni_mem_event *
     for (uint32_t i = 0; i < e->len; i++)
         fprintf(f, "%02x", p[i]);
     fputc('"', f);
-    ovo_dump_model(f, e->mcv, (e->flags & TC_OVNI_FLAG_JUMBO) != 0, p, e->len, s->big_endian);
+    ovni_oracle_dump_model(f, e->mcv, (e->flags & TC_OVNI_FLAG_JUMBO) != 0, p, e->len, s->big_endian);
     fputs("}\n", f);
 }
 
-char *oom_trace_dump(const ovni_mem_trace *t, size_t *len)
+char *ovni_model_oracle_trace_dump(const ovni_mem_trace *t, size_t *len)
 {
     char *want = NULL;
     size_t want_len = 0;

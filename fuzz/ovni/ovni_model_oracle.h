@@ -8,22 +8,22 @@
  * clock (ties by stream path, then position). The trace is laid out on disk
  * here for tc_ovni_check_trace to read.
  */
-#ifndef TC_FUZZ_ORACLE_OVNI_MODEL_H
-#define TC_FUZZ_ORACLE_OVNI_MODEL_H
+#ifndef TC_FUZZ_OVNI_MODEL_ORACLE_H
+#define TC_FUZZ_OVNI_MODEL_ORACLE_H
 
-#include "library_gen.h"
+#include "../common/library_gen.h"
 #include "ovni_events.h"
 
-void oom_check_events(const ov_run *run, const ovni_mem_stream *s);
-void oom_check_rewrite(const ov_run *run, const ovni_mem_stream *s);
+void ovni_model_oracle_check_events(const ov_run *run, const ovni_mem_stream *s);
+void ovni_model_oracle_check_rewrite(const ov_run *run, const ovni_mem_stream *s);
 
 /* The trace's files under root (which exists), and their removal with the
  * directories made for them and root itself. */
-void oom_write_trace(const char *root, const ovni_mem_trace *t);
-void oom_remove_trace(const char *root, const ovni_mem_trace *t);
+void ovni_model_oracle_write_trace(const char *root, const ovni_mem_trace *t);
+void ovni_model_oracle_remove_trace(const char *root, const ovni_mem_trace *t);
 
 /* The canonical dump of the whole trace, as spec/canonical-dump.md gives it
  * for what was written (malloc'd, len bytes). */
-char *oom_trace_dump(const ovni_mem_trace *t, size_t *len);
+char *ovni_model_oracle_trace_dump(const ovni_mem_trace *t, size_t *len);
 
 #endif

@@ -214,7 +214,7 @@ static const struct {
 } known_events[] = {
 #define TC_OVNI_EVENT(MODEL, C, V, FLAGS, FIELDS, ACTION, CHAN, STATE, MEANING)                    \
     {{OVS_LETTER_##MODEL, C, V}, ((FLAGS) & JUMBO) != 0, 0 FIELDS},
-#include "../spec/ovni/models.def"
+#include "../../spec/ovni/models.def"
 };
 #undef F
 #undef S
@@ -224,7 +224,7 @@ static const struct {
 #define A(t, n) OVS_SIZE_##t +
 static const uint8_t known_tails[] = {
 #define TC_OVNI_EVENT(MODEL, C, V, FLAGS, FIELDS, ACTION, CHAN, STATE, MEANING) FIELDS 0,
-#include "../spec/ovni/models.def"
+#include "../../spec/ovni/models.def"
 };
 #undef F
 #undef S

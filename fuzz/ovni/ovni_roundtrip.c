@@ -2,7 +2,7 @@
  * ovni generator round trip: the fuzzer's bytes steer the synthesiser (every
  * choice: shape, byte order, size, names, ids, CPU lists, events), the
  * writer lays the trace out in memory (generators/ovni/ovni_roundtrip.h),
- * and the parsers read it back. Checked (oracle_ovni_model.h):
+ * and the parsers read it back. Checked (ovni_model_oracle.h):
  *
  *  - each stream's metadata reads with no finding of any severity, and says
  *    what the plan says (thread, loom, pid, tid);
@@ -23,9 +23,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness.h"
-#include "library_gen.h"
-#include "oracle_ovni_model.h"
+#include "../common/harness.h"
+#include "../common/library_gen.h"
+#include "ovni_model_oracle.h"
 #include "ovni_events.h"
 
 static void check_no_findings(const hx_findings *d, const char *what, const char *rel)
@@ -60,8 +60,8 @@ static void check_stream(const ovni_mem_stream *s, hx_rng *rng)
     check_no_findings(&run.f, "the stream", s->rel);
     FUZZ_ASSERT_MSG(run.header_ok && run.big_endian == s->big_endian,
                     "%s: the header reads as %s-endian", s->rel, run.big_endian ? "big" : "little");
-    oom_check_events(&run, s);
-    oom_check_rewrite(&run, s);
+    ovni_model_oracle_check_events(&run, s);
+    ovni_model_oracle_check_rewrite(&run, s);
 
     /* As a lone stream.obs (no metadata: every model's events let through). */
     const ov_opts lone = {.library = 1, .models = 1};
@@ -89,7 +89,7 @@ static void check_trace(const ovni_mem_trace *t)
     char root[64];
     snprintf(root, sizeof root, "%s/ovni_roundtrip.XXXXXX", base);
     FUZZ_ASSERT_MSG(mkdtemp(root), "mkdtemp: %s", strerror(errno));
-    oom_write_trace(root, t);
+    ovni_model_oracle_write_trace(root, t);
 
     char *dump = NULL, err[256];
     size_t dump_len = 0, want_len;
@@ -106,7 +106,7 @@ static void check_trace(const ovni_mem_trace *t)
     check_no_findings(&d, "the trace", root);
     hx_findings_free(&d);
 
-    char *want = oom_trace_dump(t, &want_len);
+    char *want = ovni_model_oracle_trace_dump(t, &want_len);
     if (dump_len != want_len || memcmp(dump, want, want_len) != 0) {
         size_t at = 0;
         while (at < dump_len && at < want_len && dump[at] == want[at])
@@ -119,7 +119,7 @@ static void check_trace(const ovni_mem_trace *t)
     }
     free(want);
     free(dump);
-    oom_remove_trace(root, t);
+    ovni_model_oracle_remove_trace(root, t);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -3,7 +3,7 @@
  * bytes (a stream.obs), many times over. Besides crashes, leaks and
  * undefined behaviour (the sanitizers), it checks that:
  *
- *  - the parser reads the stream as spec/ovni.md says (oracle_ovni_stream.h:
+ *  - the parser reads the stream as spec/ovni.md says (ovni_stream_oracle.h:
  *    the same events, field by field, and the same findings, rule, offset
  *    and length, in order), without metadata and with metadata picked from
  *    the seeded source (a thread or not, which of every model are required,
@@ -19,7 +19,7 @@
  *  - findings are well formed (OVNI rules with the catalogue's severity,
  *    one-line messages, located inside the input), and the canonical dump is
  *    strict JSON, one line per record, exactly the schema's lines
- *    (oracle_ovni_dump.h).
+ *    (ovni_dump_oracle.h).
  *
  * ovni_lean runs the spec's reading on one parse, for speed. Both mutate
  * inputs event by event (ovni_mutator.c).
@@ -27,9 +27,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "harness.h"
-#include "oracle_ovni_dump.h"
-#include "oracle_ovni_stream.h"
+#include "../common/harness.h"
+#include "ovni_dump_oracle.h"
+#include "ovni_stream_oracle.h"
 #include "ovni_events.h"
 #include "ovni_mutator.h"
 
@@ -47,7 +47,7 @@ static int read_as_metadata(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const ovo_view plain = {1, 0, NULL, 0, 0, NULL}; /* no metadata: a thread's stream, any model */
+    const ovni_oracle_view plain = {1, 0, NULL, 0, 0, NULL}; /* no metadata: a thread's stream, any model */
     hx_rng rng;
     hx_rng_init(&rng, data, size);
     int as_meta = read_as_metadata(data, size);
@@ -62,11 +62,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ov_parse_stream_path(&base, HX_RAW, data, size, 0, &base_opts);
     hx_check_well_formed(&base.f, "OVNI");
     hx_check_binary_locations(&base.f, size, NULL);
-    ovo_check_stream(&base, data, size, &plain, 1, "the stream calls");
-    ovo_check_reencode(&base, data, size);
+    ovni_oracle_check_stream(&base, data, size, &plain, 1, "the stream calls");
+    ovni_oracle_check_reencode(&base, data, size);
     if (!as_meta) {
         ov_assert_same_runs(&lib, "tc_ovni_parse", &base, "the stream calls", 1);
-        ovo_check_dump(&lib);
+        ovni_oracle_check_dump(&lib);
     }
 
     /* Without payloads: jumbo data is skipped, not held, so the model layer
@@ -82,7 +82,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     const ov_opts no_models = {.payloads = 1, .hash = 1};
     ov_parse_stream_path(&other, HX_RAW, data, size, 0, &no_models);
-    hx_assert_without(&base.f, &other.f, "without the model layer", ovo_model_rule);
+    hx_assert_without(&base.f, &other.f, "without the model layer", ovni_oracle_model_rule);
     FUZZ_ASSERT(other.event_hash == base.event_hash && other.nevents == base.nevents);
     ov_run_free(&other);
 
@@ -93,12 +93,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     /* With metadata, from the seeded source. */
     tc_ovni_meta meta;
-    ovo_view v;
-    ovo_pick_meta(&meta, &v, &rng);
+    ovni_oracle_view v;
+    ovni_oracle_pick_meta(&meta, &v, &rng);
     const ov_opts with_meta = {.payloads = 1, .models = 1, .meta = &meta, .keep = 1};
     ov_parse_stream_path(&other, HX_RAW, data, size, 0, &with_meta);
     hx_check_well_formed(&other.f, "OVNI");
-    ovo_check_stream(&other, data, size, &v, 1, "with metadata");
+    ovni_oracle_check_stream(&other, data, size, &v, 1, "with metadata");
     ov_run_free(&other);
 
     /* Through files, as `tracecheck validate` reads them: read() with tiny

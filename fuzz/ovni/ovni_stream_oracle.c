@@ -1,10 +1,10 @@
-/* A reading of ovni streams from the spec: see oracle_ovni_stream.h. */
+/* A reading of ovni streams from the spec: see ovni_stream_oracle.h. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "oracle_ovni_stream.h"
+#include "ovni_stream_oracle.h"
 #include "ovni_spec_table.h"
 
 /* ---- the stream as spec/ovni.md describes it ---- */
@@ -55,7 +55,7 @@ static int printable(uint8_t c) { return c >= 0x21 && c <= 0x7e; }
 enum { NEW, RUNNING, PAUSED, COOLING, WARMING, DEAD };
 
 typedef struct mstate {
-    ovo_view v;
+    ovni_oracle_view v;
     int state;
     int flush, unsorted;
     uint64_t flush_at, unsorted_at, last;
@@ -80,7 +80,7 @@ typedef struct oevent {
 static const oevent oevents[] = {
 #define TC_OVNI_EVENT(MODEL, C, V, FLAGS, FIELDS, ACTION, CHAN, STATE, MEANING)                    \
     {OVS_LETTER_##MODEL, C, V, ((FLAGS) & JUMBO) != 0, ((FLAGS) & OLD) != 0, 0 FIELDS},
-#include "../spec/ovni/models.def"
+#include "../../spec/ovni/models.def"
 };
 #undef F
 #undef S
@@ -90,7 +90,7 @@ static const oevent oevents[] = {
 #define A(t, n) OVS_SIZE_##t +
 static const uint8_t otails[] = {
 #define TC_OVNI_EVENT(MODEL, C, V, FLAGS, FIELDS, ACTION, CHAN, STATE, MEANING) FIELDS 0,
-#include "../spec/ovni/models.def"
+#include "../../spec/ovni/models.def"
 };
 #undef F
 #undef S
@@ -219,7 +219,7 @@ static void model_finish(expect *x, mstate *m)
 /* The events and findings spec/ovni.md implies for the n bytes at p, in the
  * order the parser reports them: per event, the stream's findings, then
  * the model layer's (when models); then the end's. */
-static void expect_stream(expect *x, const uint8_t *p, size_t n, const ovo_view *v, int models)
+static void expect_stream(expect *x, const uint8_t *p, size_t n, const ovni_oracle_view *v, int models)
 {
     memset(x, 0, sizeof *x);
     if (n < 8) {
@@ -321,17 +321,17 @@ static void expect_free(expect *x)
     free(x->ev);
 }
 
-int ovo_model_rule(tc_rule_id r)
+int ovni_oracle_model_rule(tc_rule_id r)
 {
     return r == TC_RULE_OVNI_MODEL_PAYLOAD || r == TC_RULE_OVNI_MODEL_NOT_REQUIRED ||
            r == TC_RULE_OVNI_MODEL_UNKNOWN_EVENT || r == TC_RULE_OVNI_THREAD_BEFORE_START ||
            r == TC_RULE_OVNI_THREAD_AFTER_END || r == TC_RULE_OVNI_THREAD_RUNNING ||
            r == TC_RULE_OVNI_THREAD_STATE || r == TC_RULE_OVNI_THREAD_NO_END ||
            r == TC_RULE_OVNI_FLUSH_BALANCE || r == TC_RULE_OVNI_UNSORTED_BALANCE ||
-           r == TC_RULE_OVNI_MODEL_OLD_EVENT || ovo_state_rule(r);
+           r == TC_RULE_OVNI_MODEL_OLD_EVENT || ovni_oracle_state_rule(r);
 }
 
-int ovo_state_rule(tc_rule_id r)
+int ovni_oracle_state_rule(tc_rule_id r)
 {
     switch (r) {
     case TC_RULE_OVNI_THREAD_INACTIVE:
@@ -361,7 +361,7 @@ int ovo_state_rule(tc_rule_id r)
     }
 }
 
-static int not_state_rule(tc_rule_id r) { return !ovo_state_rule(r); }
+static int not_state_rule(tc_rule_id r) { return !ovni_oracle_state_rule(r); }
 
 /* The run reports exactly the expected findings (each rule's first
  * max_repeats under the run's repeat cap) and events. */
@@ -392,7 +392,7 @@ static void compare_expected(const ov_run *run, const expect *x, const char *wha
 
 /* Each event, written back from its fields, is the input's bytes there;
  * the events follow each other from the header on. */
-void ovo_check_reencode(const ov_run *run, const uint8_t *p, size_t n)
+void ovni_oracle_check_reencode(const ov_run *run, const uint8_t *p, size_t n)
 {
     uint64_t pos = 8;
     for (size_t i = 0; i < run->nevents; i++) {
@@ -426,7 +426,7 @@ void ovo_check_reencode(const ov_run *run, const uint8_t *p, size_t n)
     }
 }
 
-void ovo_check_stream(const ov_run *run, const uint8_t *p, size_t n, const ovo_view *v,
+void ovni_oracle_check_stream(const ov_run *run, const uint8_t *p, size_t n, const ovni_oracle_view *v,
                       int models, const char *what)
 {
     expect x;
@@ -437,7 +437,7 @@ void ovo_check_stream(const ov_run *run, const uint8_t *p, size_t n, const ovo_v
 
 /* Metadata for the model layer, picked by the input: a thread stream or
  * not, and which models it requires (ovni.require read or not). */
-void ovo_pick_meta(tc_ovni_meta *m, ovo_view *v, hx_rng *r)
+void ovni_oracle_pick_meta(tc_ovni_meta *m, ovni_oracle_view *v, hx_rng *r)
 {
     memset(m, 0, sizeof *m);
     m->readable = 1;
@@ -456,7 +456,7 @@ void ovo_pick_meta(tc_ovni_meta *m, ovo_view *v, hx_rng *r)
         if (m->models.letters[(unsigned char)letters[i]] && (h >> (27 + 3 * i) & 7) == 0)
             m->models.incompatible[(unsigned char)letters[i]] = 1;
     snprintf(m->models.names, sizeof m->models.names, "ovni");
-    *v = (ovo_view){m->thread, m->models.known, m->models.letters, m->models.unknown_required,
+    *v = (ovni_oracle_view){m->thread, m->models.known, m->models.letters, m->models.unknown_required,
                     m->models.incompatible['O'], m->models.incompatible};
 }
 

@@ -2,7 +2,7 @@
  * The perf containers (parsers/perf/nexus.c, itc_text.c) on raw bytes.
  *
  * Nexus: the first byte picks --srcbits (0..8); the rest is the .rtd file.
- * tc_nexus_read must read it as oracle_perf_nexus.h's obvious reading does:
+ * tc_nexus_read must read it as perf_nexus_oracle.h's obvious reading does:
  * the same messages (offset, length, SRC, IDTAG, DQDATA, TIMESTAMP), the
  * same findings (rule and offset, in order, and the count per rule) and
  * the same answer to "is it a wrapped buffer", given before the first
@@ -18,8 +18,8 @@
  */
 #include <inttypes.h>
 
-#include "harness.h"
-#include "oracle_perf_nexus.h"
+#include "../common/harness.h"
+#include "perf_nexus_oracle.h"
 #include "perf_events.h"
 #include "perf_mutator.h"
 

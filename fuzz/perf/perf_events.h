@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "harness.h"
-#include "library.h"
+#include "../common/harness.h"
+#include "../common/library.h"
 
 #define PF_MAX_KEPT 4096 /* events, messages and findings kept (more are counted) */
 

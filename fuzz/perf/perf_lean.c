@@ -7,9 +7,9 @@
  *
  *  - the kit: findings are PERF rules with the catalogue's severity, one
  *    line of UTF-8;
- *  - oracle_perf_nexus.h (Nexus): the obvious reading of the file gives
+ *  - perf_nexus_oracle.h (Nexus): the obvious reading of the file gives
  *    the container's findings (rule and offset, in order) and the messages;
- *  - oracle_perf_sm.h: the spec's reading of those messages (the text
+ *  - perf_sm_oracle.h: the spec's reading of those messages (the text
  *    reader's, for a text list) gives the perf layer's events (headers and
  *    records field by field) and findings (rule, offset and line, in
  *    order), each located at a perf-channel message; the events pass the
@@ -21,10 +21,10 @@
  */
 #include <string.h>
 
-#include "harness.h"
-#include "library.h"
-#include "oracle_perf_nexus.h"
-#include "oracle_perf_sm.h"
+#include "../common/harness.h"
+#include "../common/library.h"
+#include "perf_nexus_oracle.h"
+#include "perf_sm_oracle.h"
 #include "perf_events.h"
 #include "perf_mutator.h"
 
@@ -85,7 +85,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     /* The perf layer: the spec's reading of those messages. */
     if (ref.nm <= PF_MAX_KEPT) {
-        deep = pso_read(&want, ref.m, ref.nm, opt.perf_channel, opt.perf_marker, ref.wrapped);
+        deep = perf_sm_oracle_read(&want, ref.m, ref.nm, opt.perf_channel, opt.perf_marker, ref.wrapped);
         for (size_t i = 0; i < want.nf && i < PF_MAX_KEPT; i++) {
             const pf_finding *w = &want.f[i];
             const hx_want e = {(tc_rule_id)w->rule, w->offset, 0, w->line, w->unlocated};
@@ -98,8 +98,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (f.v[i].rule != TC_RULE_DIAG_SUPPRESSED && !container_rule(f.v[i].rule))
                 pf_keep_finding(&got, (int)f.v[i].rule, f.v[i].offset, f.v[i].line,
                                 f.v[i].unlocated);
-        pso_check_locations(&got, ref.m, ref.nm, opt.perf_channel);
-        pso_compare_events(&got, &want);
+        perf_sm_oracle_check_locations(&got, ref.m, ref.nm, opt.perf_channel);
+        perf_sm_oracle_compare_events(&got, &want);
     }
     hx_findings_free(&f);
     return 0;

@@ -30,7 +30,7 @@
  * A message's offset is the offset of its class byte, its length the bytes
  * it read; its line is its number when bit 3 of byte 0 is set.
  *
- * The harness's reading is oracle_perf_sm.h's second state machine,
+ * The harness's reading is perf_sm_oracle.h's second state machine,
  * written from the spec and the rule catalogue.
  *
  * Both must give the same events (headers field by field; records: type,
@@ -45,8 +45,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
-#include "oracle_perf_sm.h"
+#include "../common/harness.h"
+#include "perf_sm_oracle.h"
 #include "perf_events.h"
 
 #define MAX_MSGS 8192
@@ -155,10 +155,10 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
             msgs[k].value = marker;
 
     pf_run_sm(&got, msgs, nmsgs, channel, marker, wrapped);
-    int deep = pso_read(&ref, msgs, nmsgs, channel, marker, wrapped);
+    int deep = perf_sm_oracle_read(&ref, msgs, nmsgs, channel, marker, wrapped);
     if (verbose)
-        pso_print(&got, &ref, msgs, nmsgs);
-    pso_check_locations(&got, msgs, nmsgs, channel);
-    pso_compare(&got, &ref, deep);
+        perf_sm_oracle_print(&got, &ref, msgs, nmsgs);
+    perf_sm_oracle_check_locations(&got, msgs, nmsgs, channel);
+    perf_sm_oracle_compare(&got, &ref, deep);
     return 0;
 }

@@ -1,4 +1,4 @@
-/* What a generated perf trace must read back as: see oracle_perf_model.h. */
+/* What a generated perf trace must read back as: see perf_model_oracle.h. */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include <cjson/cJSON.h>
 #include <inttypes.h>
@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
-#include "oracle_perf_model.h"
+#include "../common/harness.h"
+#include "perf_model_oracle.h"
 
 /* ---- reading back ---- */
 

@@ -9,10 +9,10 @@
  * the model's type and addresses, the values the writer wrote and, decoded,
  * the model's absolute counter values (ruling 7).
  */
-#ifndef TC_FUZZ_ORACLE_PERF_MODEL_H
-#define TC_FUZZ_ORACLE_PERF_MODEL_H
+#ifndef TC_FUZZ_PERF_MODEL_ORACLE_H
+#define TC_FUZZ_PERF_MODEL_ORACLE_H
 
-#include "library_gen.h"
+#include "../common/library_gen.h"
 
 /* What was generated, in order: headers (all of one configuration) and
  * records. */

@@ -22,7 +22,7 @@
 #ifndef TC_FUZZ_PERF_MUTATOR_H
 #define TC_FUZZ_PERF_MUTATOR_H
 
-#include "mutator.h"
+#include "../common/mutator.h"
 
 size_t perf_mutate(uint8_t *data, size_t size, size_t max_size, unsigned seed,
                    mut_bytes_fn bytes);

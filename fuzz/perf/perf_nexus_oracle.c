@@ -1,8 +1,8 @@
-/* The obvious reading of a Nexus .rtd: see oracle_perf_nexus.h. */
+/* The obvious reading of a Nexus .rtd: see perf_nexus_oracle.h. */
 #include <inttypes.h>
 #include <string.h>
 
-#include "oracle_perf_nexus.h"
+#include "perf_nexus_oracle.h"
 
 /* ---- the obvious reading ---- */
 

@@ -8,8 +8,8 @@
  * findings (rule and offset, in order) and whether the file is a wrapped
  * buffer.
  */
-#ifndef TC_FUZZ_ORACLE_PERF_NEXUS_H
-#define TC_FUZZ_ORACLE_PERF_NEXUS_H
+#ifndef TC_FUZZ_PERF_NEXUS_ORACLE_H
+#define TC_FUZZ_PERF_NEXUS_ORACLE_H
 
 #include "perf_events.h"
 

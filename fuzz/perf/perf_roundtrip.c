@@ -22,13 +22,13 @@
  *  - the two containers give the same dump but for offsets and
  *    timestamps.
  *
- * The reading back and the dump's checks are oracle_perf_model.h's.
+ * The reading back and the dump's checks are perf_model_oracle.h's.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
-#include "oracle_perf_model.h"
+#include "../common/harness.h"
+#include "perf_model_oracle.h"
 
 #define MAX_RECORDS 160
 #define MAX_WRITES (2 * 131 + MAX_RECORDS * 69)

@@ -1,9 +1,9 @@
-/* The perf layer read from the spec: see oracle_perf_sm.h. */
+/* The perf layer read from the spec: see perf_sm_oracle.h. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "oracle_perf_sm.h"
+#include "perf_sm_oracle.h"
 
 #define MAX_STACK 8192
 
@@ -455,7 +455,7 @@ static void ref_finish(reading *R)
 
 /* ---- the reading of a sequence of messages ---- */
 
-int pso_read(pf_layer *ref, const tc_perf_msg *m, size_t n, unsigned channel, uint32_t marker,
+int perf_sm_oracle_read(pf_layer *ref, const tc_perf_msg *m, size_t n, unsigned channel, uint32_t marker,
              int wrapped)
 {
     static reading rd; /* large: not on the stack */
@@ -524,7 +524,7 @@ static void compare_findings(const pf_layer *got, const pf_layer *ref, int deep)
     FUZZ_ASSERT_MSG(got->nf == ref->nf, "%zu and %zu findings", got->nf, ref->nf);
 }
 
-void pso_compare_events(const pf_layer *got, const pf_layer *ref)
+void perf_sm_oracle_compare_events(const pf_layer *got, const pf_layer *ref)
 {
     FUZZ_ASSERT_MSG(got->ne == ref->ne, "%zu events from the state machine, %zu from the "
                     "spec's reading", got->ne, ref->ne);
@@ -566,7 +566,7 @@ void pso_compare_events(const pf_layer *got, const pf_layer *ref)
 }
 
 /* Every located finding is at a perf-channel message of the input. */
-void pso_check_locations(const pf_layer *got, const tc_perf_msg *msgs, size_t nmsgs,
+void perf_sm_oracle_check_locations(const pf_layer *got, const tc_perf_msg *msgs, size_t nmsgs,
                          unsigned channel)
 {
     for (size_t i = 0; i < got->nf && i < PF_MAX_KEPT; i++) {
@@ -594,7 +594,7 @@ void pso_check_locations(const pf_layer *got, const tc_perf_msg *msgs, size_t nm
 }
 
 /* PERF_MESSAGES_VERBOSE=1: the messages and both readings' findings. */
-void pso_print(const pf_layer *got, const pf_layer *ref, const tc_perf_msg *msgs, size_t nmsgs)
+void perf_sm_oracle_print(const pf_layer *got, const pf_layer *ref, const tc_perf_msg *msgs, size_t nmsgs)
 {
     for (size_t k = 0; k < nmsgs; k++)
         fprintf(stderr, "message %zu at %" PRIu64 ": idtag 0x%" PRIx64 " value 0x%" PRIx64 "\n", k,
@@ -618,8 +618,8 @@ void pso_print(const pf_layer *got, const pf_layer *ref, const tc_perf_msg *msgs
 }
 
 
-void pso_compare(const pf_layer *got, const pf_layer *ref, int deep)
+void perf_sm_oracle_compare(const pf_layer *got, const pf_layer *ref, int deep)
 {
     compare_findings(got, ref, deep);
-    pso_compare_events(got, ref);
+    perf_sm_oracle_compare_events(got, ref);
 }

@@ -21,8 +21,8 @@
  * others by PERF-BEFORE-HEADER or, wrapped, PERF-BEFORE-HEADER-WRAPPED);
  * without any header they give PERF-NO-HEADER alone, at the first of them.
  */
-#ifndef TC_FUZZ_ORACLE_PERF_SM_H
-#define TC_FUZZ_ORACLE_PERF_SM_H
+#ifndef TC_FUZZ_PERF_SM_ORACLE_H
+#define TC_FUZZ_PERF_SM_ORACLE_H
 
 #include "perf_events.h"
 
@@ -30,22 +30,22 @@
  * container read a wrapped buffer). Returns 1 when the call stack grew
  * deeper than the state machine tracks (its PERF-CALL-STACK findings are
  * then not compared). */
-int pso_read(pf_layer *ref, const tc_perf_msg *m, size_t n, unsigned channel, uint32_t marker,
+int perf_sm_oracle_read(pf_layer *ref, const tc_perf_msg *m, size_t n, unsigned channel, uint32_t marker,
              int wrapped);
 
 /* Aborts unless the state machine's events and findings are the
  * reading's (call-stack findings left out when deep). */
-void pso_compare(const pf_layer *got, const pf_layer *ref, int deep);
+void perf_sm_oracle_compare(const pf_layer *got, const pf_layer *ref, int deep);
 
 /* The events only: headers and records, field by field. */
-void pso_compare_events(const pf_layer *got, const pf_layer *ref);
+void perf_sm_oracle_compare_events(const pf_layer *got, const pf_layer *ref);
 
 /* Every located finding of got lies at a perf-channel message of the n at
  * msgs (in offset order), with its line; only PERF-NO-DATA is unlocated. */
-void pso_check_locations(const pf_layer *got, const tc_perf_msg *msgs, size_t nmsgs,
+void perf_sm_oracle_check_locations(const pf_layer *got, const tc_perf_msg *msgs, size_t nmsgs,
                          unsigned channel);
 
 /* The messages and both readings, for PERF_MESSAGES_VERBOSE=1. */
-void pso_print(const pf_layer *got, const pf_layer *ref, const tc_perf_msg *msgs, size_t nmsgs);
+void perf_sm_oracle_print(const pf_layer *got, const pf_layer *ref, const tc_perf_msg *msgs, size_t nmsgs);
 
 #endif

@@ -1,17 +1,17 @@
 /*
  * The lean XRay basic-mode harness: one parse of the raw bytes
  * (decompressed as `tracecheck validate --format xray-basic` does),
- * pedantic, with the repeat cap, with events, judged by oracle_xray_basic.h's reading
+ * pedantic, with the repeat cap, with events, judged by xray_basic_oracle.h's reading
  * of the log from the spec (every XRAY-BASIC finding, exactly) and by
- * oracle_xray.h's checks of findings, events and accepted logs. This is the
+ * xray_oracle.h's checks of findings, events and accepted logs. This is the
  * harness for campaigns; xray_parse replays each input over every input
  * path and option.
  *
  * Its mutator (xray_mutator.c) mutates 32-byte records, not bytes.
  */
-#include "harness.h"
-#include "oracle_xray.h"
-#include "oracle_xray_basic.h"
+#include "../common/harness.h"
+#include "xray_oracle.h"
+#include "xray_basic_oracle.h"
 #include "xray_events.h"
 #include "xray_mutator.h"
 
@@ -24,12 +24,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                               .keep = 1, .max_repeats = TC_DEFAULT_MAX_REPEATS};
     xr_run run;
     xr_parse_path(&run, HX_MEMORY, data, size, 0, &o);
-    xo_check_findings(&run, &pl);
-    xo_check_events(&run, &pl);
+    xray_oracle_check_findings(&run, &pl);
+    xray_oracle_check_events(&run, &pl);
     if (!pl.failed) {
         xbo_check(&run, pl.p, pl.n, 1);
         if (run.f.errors == 0)
-            xo_check_accepted(&run, &pl);
+            xray_oracle_check_accepted(&run, &pl);
     }
     xr_run_free(&run);
     hx_plain_free(&pl);

@@ -1,10 +1,10 @@
-/* A reading of XRay basic-mode logs from the spec: see oracle_xray_basic.h. */
+/* A reading of XRay basic-mode logs from the spec: see xray_basic_oracle.h. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
-#include "oracle_xray_basic.h"
+#include "../common/harness.h"
+#include "xray_basic_oracle.h"
 
 #define REC 32u
 /* Beyond these the parser's bounded state (4096 threads at once, 2^18

@@ -5,10 +5,10 @@
  * deserves (rule, offset, length, in the order the records give them) and
  * aborts unless the run reported exactly those.
  */
-#ifndef TC_FUZZ_ORACLE_XRAY_BASIC_H
-#define TC_FUZZ_ORACLE_XRAY_BASIC_H
+#ifndef TC_FUZZ_XRAY_BASIC_ORACLE_H
+#define TC_FUZZ_XRAY_BASIC_ORACLE_H
 
-#include "harness.h"
+#include "../common/harness.h"
 #include "xray_events.h"
 
 /* run: a run of the basic-mode parser (findings uncapped; pedantic as

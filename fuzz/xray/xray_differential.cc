@@ -1,11 +1,11 @@
 // The differential XRay harness: tracecheck's parser against LLVM's own
-// reader (oracle_xray_llvm.h), in the same process, on the same bytes. The
+// reader (xray_llvm_oracle.h), in the same process, on the same bytes. The
 // input is a file as a user hands it over; tracecheck reads it as `tracecheck
 // validate` reads an XRay file whatever its mode (FDR or basic, as the header
 // says), with events; LLVM as `llvm-xray` reads one. Any difference between
 // the two that is not a class of xray_llvm_allowlist.h aborts.
 
-#include "oracle_xray_llvm.h"
+#include "xray_llvm_oracle.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

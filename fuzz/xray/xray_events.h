@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "harness.h"
-#include "library.h"
+#include "../common/harness.h"
+#include "../common/library.h"
 
 #ifdef __cplusplus
 extern "C" {

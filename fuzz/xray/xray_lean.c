@@ -1,7 +1,7 @@
 /*
  * The lean XRay FDR harness: one parse of the raw bytes (decompressed as
  * `tracecheck validate --format xray` does, repeat cap included), pedantic, with
- * events, judged by the oracles of oracle_xray.h, which cost a fraction of
+ * events, judged by the oracles of xray_oracle.h, which cost a fraction of
  * the parse: findings well formed and located; events well formed, in
  * order, inside the input and inside their buffers; typed events only in
  * version 5; XRAY-EXTENTS-OVER-BUFFER-SIZE and XRAY-CALLSTACK-MISMATCH
@@ -11,8 +11,8 @@
  *
  * Its mutator (xray_mutator.c) mutates records, not bytes.
  */
-#include "harness.h"
-#include "oracle_xray.h"
+#include "../common/harness.h"
+#include "xray_oracle.h"
 #include "xray_events.h"
 #include "xray_mutator.h"
 
@@ -25,12 +25,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                               .max_repeats = TC_DEFAULT_MAX_REPEATS};
     xr_run run;
     xr_parse_path(&run, HX_MEMORY, data, size, 0, &o);
-    xo_check_findings(&run, &pl);
-    xo_check_events(&run, &pl);
+    xray_oracle_check_findings(&run, &pl);
+    xray_oracle_check_events(&run, &pl);
     if (!pl.failed) {
-        xo_check_buffers(&run);
+        xray_oracle_check_buffers(&run);
         if (run.f.errors == 0)
-            xo_check_accepted(&run, &pl);
+            xray_oracle_check_accepted(&run, &pl);
     }
     xr_run_free(&run);
     hx_plain_free(&pl);

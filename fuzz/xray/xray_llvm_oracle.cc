@@ -1,4 +1,4 @@
-// tracecheck's XRay parser against LLVM's own reader: see oracle_xray_llvm.h.
+// tracecheck's XRay parser against LLVM's own reader: see xray_llvm_oracle.h.
 
 #include <algorithm>
 #include <cinttypes>
@@ -15,8 +15,8 @@
 #include <llvm/XRay/Trace.h>
 #include <llvm/XRay/XRayRecord.h>
 
-#include "../parsers/common/bytes.h"
-#include "oracle_xray_llvm.h"
+#include "../../parsers/common/bytes.h"
+#include "xray_llvm_oracle.h"
 #include "xray_llvm_allowlist.h" // the DIV_* kinds; the table is included below
 
 namespace {
@@ -688,7 +688,7 @@ void judge_basic_both_accept(const Ctx &c)
     for (size_t i = 0; i < c.tc.run.f.n && i < 8; i++)
         if (c.tc.run.f.v[i].severity == TC_ERROR)
             hx_print_finding(stderr, "tracecheck", &c.tc.run.f.v[i]);
-    FUZZ_FAIL("unlisted divergence from LLVM's reader: %s (see fuzz/xray_llvm_allowlist.h)",
+    FUZZ_FAIL("unlisted divergence from LLVM's reader: %s (see fuzz/xray/xray_llvm_allowlist.h)",
               what);
 }
 

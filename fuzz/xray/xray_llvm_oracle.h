@@ -20,8 +20,8 @@
 // in each class; XRAY_DIFFERENTIAL_VERBOSE=1 each input's verdicts and
 // classes; XRAY_DIFFERENTIAL_TRAP=CLASS aborts on inputs of that class (to
 // minimise an example with -minimize_crash).
-#ifndef TC_FUZZ_ORACLE_XRAY_LLVM_H
-#define TC_FUZZ_ORACLE_XRAY_LLVM_H
+#ifndef TC_FUZZ_XRAY_LLVM_ORACLE_H
+#define TC_FUZZ_XRAY_LLVM_ORACLE_H
 
 #include <cstddef>
 #include <cstdint>

@@ -1,20 +1,20 @@
-/* What a generated XRay trace must read back as: see oracle_xray_model.h. */
+/* What a generated XRay trace must read back as: see xray_model_oracle.h. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "oracle_xray_model.h"
+#include "xray_model_oracle.h"
 
 /* ---- the model ---- */
 
-void xmo_keep(xmo_model *m, const xray_buffer *b)
+void xray_model_oracle_keep(xray_model_oracle_model *m, const xray_buffer *b)
 {
     if (m->n == m->cap) {
         m->cap = m->cap ? 2 * m->cap : 16;
         m->bufs = realloc(m->bufs, m->cap * sizeof *m->bufs);
         FUZZ_CHECK_ALLOC(m->bufs);
     }
-    xmo_kept *k = &m->bufs[m->n++];
+    xray_model_oracle_kept *k = &m->bufs[m->n++];
     k->n = b->n;
     k->recs = malloc((b->n ? b->n : 1) * sizeof *k->recs);
     k->pool = malloc(b->pool.len ? b->pool.len : 1);
@@ -26,7 +26,7 @@ void xmo_keep(xmo_model *m, const xray_buffer *b)
     k->used = lib_xray_buffer_used(b);
 }
 
-void xmo_model_free(xmo_model *m)
+void xray_model_oracle_model_free(xray_model_oracle_model *m)
 {
     for (size_t i = 0; i < m->n; i++) {
         free(m->bufs[i].recs);
@@ -175,7 +175,7 @@ static void advance_state(state *s, const xray_rec *r, unsigned version)
 
 /* Walks the events against the model, rebuilding each buffer into `again`
  * and writing it to `out` for the byte comparison. */
-void xmo_compare_fdr(const xmo_model *m, const xr_run *run, tc_bytebuf *out, tc_rng *padding)
+void xray_model_oracle_compare_fdr(const xray_model_oracle_model *m, const xr_run *run, tc_bytebuf *out, tc_rng *padding)
 {
     const tc_xray_header *h = &m->fh.h;
     reader_state rs = {run, 0};
@@ -194,7 +194,7 @@ void xmo_compare_fdr(const xmo_model *m, const xr_run *run, tc_bytebuf *out, tc_
 
     xray_buffer again = {0};
     for (size_t bi = 0; bi < m->n; bi++) {
-        const xmo_kept *k = &m->bufs[bi];
+        const xray_model_oracle_kept *k = &m->bufs[bi];
         lib_xray_buffer_clear(&again);
         if (h->version >= 2) {
             e = take(&rs, "BufferExtents");
@@ -230,7 +230,7 @@ void xmo_compare_fdr(const xmo_model *m, const xr_run *run, tc_bytebuf *out, tc_
 
 /* ---- basic mode ---- */
 
-void xmo_compare_basic(const xray_basic_header *bh, const xray_basic_block *all,
+void xray_model_oracle_compare_basic(const xray_basic_header *bh, const xray_basic_block *all,
                        const xr_run *run, const tc_bytebuf *bytes)
 {
     /* The header, then one event per record with the record's fields. */
@@ -282,7 +282,7 @@ void xmo_compare_basic(const xray_basic_header *bh, const xray_basic_block *all,
     lib_xray_basic_block_free(&again);
 }
 
-void xmo_expect_no_findings(const xr_run *run, const char *how)
+void xray_model_oracle_expect_no_findings(const xr_run *run, const char *how)
 {
     if (run->f.n == 0 && run->f.errors + run->f.warnings + run->f.notes == 0)
         return;

@@ -1,10 +1,10 @@
-/* Independent judges of one XRay run: see oracle_xray.h. */
+/* Independent judges of one XRay run: see xray_oracle.h. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../parsers/common/bytes.h"
-#include "oracle_xray.h"
+#include "../../parsers/common/bytes.h"
+#include "xray_oracle.h"
 
 /* ---- findings ---- */
 
@@ -15,7 +15,7 @@ static int about_end_of_input(tc_rule_id r)
     return r == TC_RULE_XRAY_RECORD_PAST_EXTENTS || r == TC_RULE_XRAY_V1_RECORD_CROSSES_BUFFER;
 }
 
-void xo_check_findings(const xr_run *run, const hx_plain *pl)
+void xray_oracle_check_findings(const xr_run *run, const hx_plain *pl)
 {
     hx_check_well_formed(&run->f, "XRAY TC");
     for (size_t i = 0; i < run->f.n; i++) {
@@ -35,7 +35,7 @@ void xo_check_findings(const xr_run *run, const hx_plain *pl)
 
 /* ---- events ---- */
 
-void xo_check_events(const xr_run *run, const hx_plain *pl)
+void xray_oracle_check_events(const xr_run *run, const hx_plain *pl)
 {
     uint64_t next = 0;
     for (size_t i = 0; i < run->nevents; i++) {
@@ -144,7 +144,7 @@ static int buffer_rule(tc_rule_id r)
     return r == TC_RULE_XRAY_EXTENTS_OVER_BUFFER_SIZE || r == TC_RULE_XRAY_CALLSTACK_MISMATCH;
 }
 
-void xo_check_buffers(const xr_run *run)
+void xray_oracle_check_buffers(const xr_run *run)
 {
     if (!run->have_header || run->header.type != 1)
         return;
@@ -350,7 +350,7 @@ static void check_accepted_basic(const xr_run *run, const hx_plain *pl)
     }
 }
 
-void xo_check_accepted(const xr_run *run, const hx_plain *pl)
+void xray_oracle_check_accepted(const xr_run *run, const hx_plain *pl)
 {
     FUZZ_ASSERT_MSG(run->have_header && pl->n >= TC_XRAY_HEADER_SIZE,
                     "accepted without a header (%zu bytes)", pl->n);

@@ -15,7 +15,7 @@
  *    pedantic findings go; with the default repeat cap each rule is cut at
  *    the cap and a TC-DIAG-SUPPRESSED note tells the rest, while the
  *    counters still count all;
- *  - the oracles of oracle_xray.h and oracle_xray_basic.h hold on the
+ *  - the oracles of xray_oracle.h and xray_basic_oracle.h hold on the
  *    pedantic run with events and dump: findings well formed and located,
  *    events well formed and inside their buffers, the rules they judge
  *    reported exactly where they apply, accepted means valid.
@@ -24,9 +24,9 @@
  */
 #include <stdio.h>
 
-#include "harness.h"
-#include "oracle_xray.h"
-#include "oracle_xray_basic.h"
+#include "../common/harness.h"
+#include "xray_oracle.h"
+#include "xray_basic_oracle.h"
 #include "xray_events.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -49,13 +49,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int k = 0; k < 4; k++)
         xr_parse_path(&ref[k], HX_MEMORY, data, size, 0, &opts[k]);
     const xr_run *base = &ref[0];
-    xo_check_findings(base, &pl);
-    xo_check_events(base, &pl);
+    xray_oracle_check_findings(base, &pl);
+    xray_oracle_check_events(base, &pl);
     if (!pl.failed) {
-        xo_check_buffers(base);
+        xray_oracle_check_buffers(base);
         xbo_check(base, pl.p, pl.n, 1);
         if (base->f.errors == 0)
-            xo_check_accepted(base, &pl);
+            xray_oracle_check_accepted(base, &pl);
     }
     hx_assert_same(&base->f, "with events", &ref[1].f, "without events");
     FUZZ_ASSERT(ref[1].nevents == 0);

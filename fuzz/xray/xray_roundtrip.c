@@ -1,7 +1,7 @@
 /*
  * Generator round trip: the fuzzer's bytes steer the synthesiser (its
  * every choice), the writer encodes the model, the parser reads it back.
- * Checked (oracle_xray_model.h):
+ * Checked (xray_model_oracle.h):
  *
  *  - the trace is valid: no finding of any severity, --pedantic included,
  *    with and without events (the parser's two paths);
@@ -18,9 +18,9 @@
  */
 #include <string.h>
 
-#include "harness.h"
-#include "library_gen.h"
-#include "oracle_xray_model.h"
+#include "../common/harness.h"
+#include "../common/library_gen.h"
+#include "xray_model_oracle.h"
 
 #define PARAM_BYTES 8
 #define MAX_TRACE (32u << 10) /* small traces: many of them per second */
@@ -34,9 +34,9 @@ static void read_back(xr_run *run, const tc_bytebuf *bytes, const char *what)
     static const xr_opts quiet = {.pedantic = 1};
     xr_run fast;
     xr_parse_path(run, HX_RAW, bytes->p, bytes->len, 0, &with_events);
-    xmo_expect_no_findings(run, what);
+    xray_model_oracle_expect_no_findings(run, what);
     xr_parse_path(&fast, HX_RAW, bytes->p, bytes->len, 0, &quiet);
-    xmo_expect_no_findings(&fast, "without events");
+    xray_model_oracle_expect_no_findings(&fast, "without events");
     FUZZ_ASSERT(fast.end_pos == bytes->len && run->end_pos == bytes->len);
     xr_run_free(&fast);
 }
@@ -73,7 +73,7 @@ static void basic_round_trip(const uint8_t *param, const uint8_t *data, size_t s
 
     xr_run run;
     read_back(&run, &bytes, "basic mode, with events");
-    xmo_compare_basic(&bh, &all, &run, &bytes);
+    xray_model_oracle_compare_basic(&bh, &all, &run, &bytes);
     lib_xray_basic_block_free(&all);
     xr_run_free(&run);
     tc_bb_free(&bytes);
@@ -103,14 +103,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     lib_rng_from_bytes(&choices, data + skip, size - skip);
     xray_synth *s = lib_xray_synth_new(&p, &choices);
     FUZZ_CHECK_ALLOC(s);
-    xmo_model m = {.fh = *lib_xray_synth_header(s)};
+    xray_model_oracle_model m = {.fh = *lib_xray_synth_header(s)};
     tc_bytebuf bytes = {0};
     lib_rng_seed(&padding, padding_seed);
     lib_xray_write_header(&bytes, &m.fh);
     xray_buffer b = {0};
     int last = 0;
     while (lib_xray_synth_next(s, &b, &last)) {
-        xmo_keep(&m, &b);
+        xray_model_oracle_keep(&m, &b);
         lib_xray_write_buffer(&bytes, &m.fh.h, &b, p.noisy_padding ? &padding : NULL);
         if (last)
             break;
@@ -123,7 +123,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     read_back(&run, &bytes, "with events");
     tc_bytebuf again = {0};
     lib_rng_seed(&padding, padding_seed);
-    xmo_compare_fdr(&m, &run, &again, p.noisy_padding ? &padding : NULL);
+    xray_model_oracle_compare_fdr(&m, &run, &again, p.noisy_padding ? &padding : NULL);
     FUZZ_ASSERT_MSG(again.len == bytes.len, "the rebuilt model writes %zu bytes, not %zu",
                     again.len, bytes.len);
     for (size_t i = 0; i < bytes.len; i++)
@@ -132,6 +132,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tc_bb_free(&again);
     xr_run_free(&run);
     tc_bb_free(&bytes);
-    xmo_model_free(&m);
+    xray_model_oracle_model_free(&m);
     return 0;
 }

@@ -11,8 +11,8 @@
  */
 #include <stdlib.h>
 
-#include "harness.h"
-#include "library.h"
+#include "../common/harness.h"
+#include "../common/library.h"
 
 static void check(tc_format f, const uint8_t *data, size_t size, unsigned threads, uint64_t min,
                   int pedantic, unsigned cap, hx_findings *out)
