@@ -105,7 +105,7 @@ include fuzz/fuzz.mk
 include bench/bench.mk
 include docs/docs.mk
 include generators/generators.mk
-include tests/producers/producers.mk
+include tests/xray/producers/producers.mk
 include tests/real-traces/real-traces.mk
 include tests/split/split.mk
 include tests/ci/ci.mk

@@ -44,7 +44,7 @@ DEB_PACKAGES += pre-commit
 DEB_PACKAGES += binutils-riscv64-unknown-elf
 
 # Every clang Debian 12 ships, for make check's real XRay producers
-# (tests/producers/producers.mk): each with its XRay runtime (in
+# (tests/xray/producers/producers.mk): each with its XRay runtime (in
 # libclang-common-N-dev for 13 and 15, in libclang-rt-N-dev from 14 on, 15
 # excepted) and its llvm-xray (llvm-N). 22 comes from bookworm-security. A
 # version whose packages the apt sources do not have is skipped, and said so,

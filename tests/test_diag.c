@@ -7,7 +7,7 @@
 #include "../parsers/common/diag.h"
 #include "suites.h"
 #include "tu.h"
-#include "xb.h"
+#include "xray/xb.h"
 
 static void test_cap_and_suppressed_note(void)
 {

@@ -9,7 +9,7 @@
 #include "../reports/report.h"
 #include "suites.h"
 #include "tu.h"
-#include "xb.h"
+#include "xray/xb.h"
 
 /* A small invalid trace: a bad microseconds value (an error, with context)
  * and a large delta (a warning). */

@@ -12,7 +12,7 @@
 #include "../reports/report.h"
 #include "suites.h"
 #include "tu.h"
-#include "xb.h"
+#include "xray/xb.h"
 
 /* Paths and messages with every character the formats must escape: XML
  * markup, a control character, a byte that is not UTF-8, TAP's '#'. */

@@ -11,37 +11,12 @@
 #include "suites.h"
 #include "tu.h"
 
+/* Every suite the build found (tests/tests.mk writes suites.inc from the
+ * register_*_suite functions of tests/ and its folders). */
 static void (*const registrations[])(void) = {
-    register_rules_suite,     register_diag_suite,       register_error_suite,
-    register_input_suite,
-    register_compress_suite,  register_equivalence_suite, register_xray_header_suite,
-    register_xray_v1_suite,   register_xray_extents_suite, register_xray_grammar_suite,
-    register_xray_events_suite, register_xray_values_suite, register_xray_basic_suite,
-    register_xray_basic_gen_suite, register_xray_binary_suite, register_show_suite,
-    register_generator_suite, register_split_suite,
-    register_mutator_suite,   register_report_suite,     register_docs_suite,
-    register_json_syntax_suite, register_json_values_suite, register_json_stream_suite,
-    register_ovni_stream_suite, register_ovni_meta_suite,  register_ovni_model_suite,
-    register_ovni_trace_suite,  register_ovni_dump_suite,  register_ovni_paths_suite,
-    register_ovni_models_suite,
-    register_ovni_generator_suite, register_dcfg_checks_suite, register_dcfg_rules_suite,
-    register_dcfg_model_suite,
-    register_dtrc_seq_suite, register_dtrc_reader_suite, register_dtrc_pairing_suite,
-    register_dtrc_fast_suite,
-    register_dcfg_generator_suite,
-    register_show_dcfg_suite,
-    register_conf_pair_suite,
-    register_conf_tools_suite,
-    register_gen_answer_suite,
-    register_perf_generator_suite,
-    register_perf_container_suite,
-    register_perf_sm_suite,
-    register_perf_files_suite,
-    register_perf_binary_suite,
-    register_conformance_html_suite,
-    register_library_api_suite,
-    register_validate_reports_suite,
-    register_show_ovni_suite,
+#define TC_SUITE(fn) fn,
+#include "suites.inc"
+#undef TC_SUITE
 };
 
 int main(int argc, char **argv)

@@ -67,7 +67,7 @@ size_t tc_conf_coverage(const tc_conf_suite *s, int verbose)
     for (size_t i = 0; i < tc_rule_count(); i++) {
         const tc_rule_info *r = tc_rule_at(i);
         /* A rule judged only against another input (--binary) has no case:
-         * a case is one trace. tests/producers/ checks those. */
+         * a case is one trace. tests/xray/producers/ checks those. */
         if (!implemented_family(r->family) || (r->flags & TC_RF_NEEDS_INPUT))
             continue;
         tc_conf_class need = r->severity == TC_ERROR ? TC_CONF_N : TC_CONF_Y;

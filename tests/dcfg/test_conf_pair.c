@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../conformance/runner/conformance.h"
-#include "../conformance/runner/pair.h"
-#include "../parsers/common/check.h"
-#include "ot.h"
-#include "suites.h"
+#include "../../conformance/runner/conformance.h"
+#include "../../conformance/runner/pair.h"
+#include "../../parsers/common/check.h"
+#include "../ot.h"
+#include "../suites.h"
 
 /* A DCFG of one process (pid 7, one thread): START -> block 10 -> END. */
 static const char DCFG[] =

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../parsers/dcfg/dcfg.h"
-#include "../parsers/dcfg/dcfg_dom.h"
-#include "ot.h"
-#include "suites.h"
+#include "../../parsers/dcfg/dcfg.h"
+#include "../../parsers/dcfg/dcfg_dom.h"
+#include "../ot.h"
+#include "../suites.h"
 
 extern const char dcfg_example[]; /* test_dcfg_rules.c */
 

@@ -13,13 +13,13 @@
 
 #include <cjson/cJSON.h>
 
-#include "../generators/dcfg/dcfg_gen.h"
-#include "../generators/dcfg/dcfg_mutate.h"
-#include "../generators/dcfg/dcfg_roundtrip.h"
-#include "../parsers/dcfg/dcfg_model.h"
-#include "../parsers/dcfg/dtrc.h"
-#include "suites.h"
-#include "tu.h"
+#include "../../generators/dcfg/dcfg_gen.h"
+#include "../../generators/dcfg/dcfg_mutate.h"
+#include "../../generators/dcfg/dcfg_roundtrip.h"
+#include "../../parsers/dcfg/dcfg_model.h"
+#include "../../parsers/dcfg/dtrc.h"
+#include "../suites.h"
+#include "../tu.h"
 
 /* ---- reading the documents ---- */
 

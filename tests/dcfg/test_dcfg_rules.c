@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ot.h"
-#include "suites.h"
+#include "../ot.h"
+#include "../suites.h"
 
 /* The document's example (Doc §2, made whole: spec/dcfg.md), shared with
  * test_dcfg_model.c. */
@@ -342,7 +342,7 @@ static void test_coverage(void)
 {
     static const char *const ids[] = {
 #define TC_RULE(name, id, fam, sev, flags, ref, sum, doc) id,
-#include "../spec/rules/dcfg.def"
+#include "../../spec/rules/dcfg.def"
 #undef TC_RULE
     };
     size_t n = sizeof ids / sizeof *ids, dcfg = 0;
@@ -353,7 +353,7 @@ static void test_coverage(void)
         int found = 0;
         for (size_t k = 0; k < sizeof cases / sizeof *cases && !found; k++)
             found = !strcmp(cases[k].rule, ids[i]);
-        CHECK(found, "rule %s has no case in tests/test_dcfg_rules.c", ids[i]);
+        CHECK(found, "rule %s has no case in tests/dcfg/test_dcfg_rules.c", ids[i]);
         CHECK(tc_rule_find(ids[i]) != NULL, "rule %s is not in the runtime catalogue", ids[i]);
     }
     /* `grep -c TC_RULE spec/rules/dcfg.def` when run from the source tree. */

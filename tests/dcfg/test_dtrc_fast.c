@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../parsers/dcfg/dtrc_decode.h"
-#include "suites.h"
-#include "tu.h"
+#include "../../parsers/dcfg/dtrc_decode.h"
+#include "../suites.h"
+#include "../tu.h"
 
 /* ---- a DCFG stand-in: which edges pair, and their weights ---- */
 

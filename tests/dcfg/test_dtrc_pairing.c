@@ -14,9 +14,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../parsers/dcfg/dtrc_pair.h"
-#include "suites.h"
-#include "tu.h"
+#include "../../parsers/dcfg/dtrc_pair.h"
+#include "../suites.h"
+#include "../tu.h"
 
 /* ---- files ---- */
 

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../parsers/common/input.h"
-#include "../parsers/dcfg/dtrc.h"
-#include "ot.h"
-#include "suites.h"
+#include "../../parsers/common/input.h"
+#include "../../parsers/dcfg/dtrc.h"
+#include "../ot.h"
+#include "../suites.h"
 
 #define TABLE                                                                                    \
     "[[\"CURRENT_EDGE_ID\",\"TRANSITION_CODE\",\"NEXT_EDGE_IDS\"],"                              \

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../parsers/dcfg/dtrc_decode.h"
-#include "suites.h"
-#include "tu.h"
+#include "../../parsers/dcfg/dtrc_decode.h"
+#include "../suites.h"
+#include "../tu.h"
 
 /* ---- helpers ---- */
 

@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../parsers/common/fields.h"
-#include "../parsers/common/show.h"
-#include "suites.h"
-#include "tu.h"
+#include "../../parsers/common/fields.h"
+#include "../../parsers/common/show.h"
+#include "../suites.h"
+#include "../tu.h"
 
 /* One line per top-level member, so that lines and columns differ. */
 static const char DCFG[] =

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ot.h"
-#include "suites.h"
+#include "../ot.h"
+#include "../suites.h"
 
 static const ot_opts DUMP = {.dump = 1};
 

@@ -9,16 +9,16 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../generators/ovni/ovni_gen.h"
-#include "../generators/ovni/ovni_mutate.h"
-#include "../generators/ovni/ovni_roundtrip.h"
-#include "../parsers/ovni/ovni.h"
-#include "../parsers/ovni/ovni_meta.h"
-#include "../parsers/ovni/ovni_models.h"
-#include "../parsers/ovni/ovni_models.h"
-#include "../parsers/ovni/ovni_model.h"
-#include "suites.h"
-#include "tu.h"
+#include "../../generators/ovni/ovni_gen.h"
+#include "../../generators/ovni/ovni_mutate.h"
+#include "../../generators/ovni/ovni_roundtrip.h"
+#include "../../parsers/ovni/ovni.h"
+#include "../../parsers/ovni/ovni_meta.h"
+#include "../../parsers/ovni/ovni_models.h"
+#include "../../parsers/ovni/ovni_models.h"
+#include "../../parsers/ovni/ovni_model.h"
+#include "../suites.h"
+#include "../tu.h"
 
 /* ---- helpers ---- */
 

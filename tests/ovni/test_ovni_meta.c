@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../parsers/ovni/ovni_meta.h"
-#include "ot.h"
-#include "suites.h"
+#include "../../parsers/ovni/ovni_meta.h"
+#include "../ot.h"
+#include "../suites.h"
 
 /* Reads json as stream.json; the findings go to r, the summary to m. */
 static void meta(const char *json, ot_result *r, tc_ovni_meta *m)

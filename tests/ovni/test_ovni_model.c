@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../parsers/ovni/ovni_meta.h"
-#include "../parsers/ovni/ovni_model.h"
-#include "ot.h"
-#include "suites.h"
+#include "../../parsers/ovni/ovni_meta.h"
+#include "../../parsers/ovni/ovni_model.h"
+#include "../ot.h"
+#include "../suites.h"
 
 /* Runs the stream through the model layer with json as its metadata (NULL:
  * none). The metadata itself must be clean. */

@@ -28,16 +28,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../parsers/ovni/ovni_models.h"
-#include "ot.h"
-#include "suites.h"
+#include "../../parsers/ovni/ovni_models.h"
+#include "../ot.h"
+#include "../suites.h"
 
 /* ---- the table ---- */
 
 /* The events models.def declares, counted from the file itself. */
 static const size_t events_written = 0
 #define TC_OVNI_EVENT(MODEL, C, V, FLAGS, FIELDS, ACTION, CHAN, STATE, MEANING) +1
-#include "../spec/ovni/models.def"
+#include "../../spec/ovni/models.def"
     ;
 
 static void test_lookup(void)

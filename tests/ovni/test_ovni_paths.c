@@ -8,14 +8,14 @@
  * cli/paths.c belongs to the program, not to libtracecheck, which is what
  * the unit tests link; it is compiled in here, first, because it sets its
  * own feature macro. */
-#include "../cli/paths.c"
+#include "../../cli/paths.c"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ot.h"
-#include "suites.h"
+#include "../ot.h"
+#include "../suites.h"
 
 /* The inputs, relative to root, space-separated (static buffer). */
 static const char *expand(const char *root, char **args, int nargs)

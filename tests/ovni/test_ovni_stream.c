@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../parsers/ovni/ovni.h"
-#include "ot.h"
-#include "suites.h"
+#include "../../parsers/ovni/ovni.h"
+#include "../ot.h"
+#include "../suites.h"
 
 static const ot_opts OVNI = {.format = TC_FORMAT_OVNI, .dump = 1};
 

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ot.h"
-#include "suites.h"
+#include "../ot.h"
+#include "../suites.h"
 
 /* A thread's stream that is valid on its own: OHx on CPU 0 ... OHe. Each
  * one made runs after the last one made has ended, so that the threads of

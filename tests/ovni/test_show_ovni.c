@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../parsers/common/fields.h"
-#include "../parsers/common/show.h"
-#include "ot.h"
-#include "suites.h"
+#include "../../parsers/common/fields.h"
+#include "../../parsers/common/show.h"
+#include "../ot.h"
+#include "../suites.h"
 
 /* A stream of five records (offsets in the comments):
  *   0  stream header

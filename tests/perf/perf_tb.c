@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../parsers/perf/perf_dump.h"
+#include "../../parsers/perf/perf_dump.h"
 #include "perf_tb.h"
-#include "tu.h"
+#include "../tu.h"
 
 void tb_init(tb_msgs *b, int text)
 {

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../parsers/perf/perf_sm.h"
+#include "../../parsers/perf/perf_sm.h"
 
 /* counter_info for a counter of `width` bits at CSR csr. */
 #define TB_INFO(width, csr) ((uint32_t)(((width) - 1) << 12 | (csr)))

@@ -1,7 +1,7 @@
 /*
  * Perf data against the program it was recorded from (--binary;
  * parsers/common/elf_symbols.c, parsers/perf/perf_binary.c). The program
- * is tests/perf-binary/prog.c as tests/tests.mk builds it next to this
+ * is tests/perf/binary/prog.c as tests/tests.mk builds it next to this
  * test (32-bit where the compiler can): its function symbols are read,
  * and text-list traces whose entry and exit records use its real function
  * addresses, addresses inside a function, and call sites outside every
@@ -16,9 +16,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../parsers/common/elf_symbols.h"
-#include "suites.h"
-#include "tu.h"
+#include "../../parsers/common/elf_symbols.h"
+#include "../suites.h"
+#include "../tu.h"
 
 /* ---- the program ---- */
 

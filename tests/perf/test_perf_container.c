@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../parsers/perf/perf_msg.h"
-#include "suites.h"
-#include "tu.h"
+#include "../../parsers/perf/perf_msg.h"
+#include "../suites.h"
+#include "../tu.h"
 
 /* ---- reading, with every finding and message kept ---- */
 

@@ -9,10 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../parsers/perf/perf_sm.h"
-#include "ot.h"
-#include "suites.h"
-#include "tu.h"
+#include "../../parsers/perf/perf_sm.h"
+#include "../ot.h"
+#include "../suites.h"
+#include "../tu.h"
 
 /* The example of spec/canonical-dump.md, "SiFive perf". */
 static const char example[] =

@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../generators/perf/perf_gen.h"
-#include "../generators/perf/perf_mutate.h"
-#include "../generators/perf/perf_writer.h"
-#include "suites.h"
-#include "tu.h"
+#include "../../generators/perf/perf_gen.h"
+#include "../../generators/perf/perf_mutate.h"
+#include "../../generators/perf/perf_writer.h"
+#include "../suites.h"
+#include "../tu.h"
 
 /* ---- what the readers note ---- */
 

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "perf_tb.h"
-#include "suites.h"
-#include "tu.h"
+#include "../suites.h"
+#include "../tu.h"
 
 #define EXPECT_IDS(r, ids)                                                                         \
     CHECK(strcmp(tb_ids(r), (ids)) == 0, "findings: expected [%s], got [%s]%s%s", (ids),           \

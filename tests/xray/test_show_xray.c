@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../parsers/common/fields.h"
-#include "../parsers/common/show.h"
-#include "suites.h"
-#include "tu.h"
+#include "../../parsers/common/fields.h"
+#include "../../parsers/common/show.h"
+#include "../suites.h"
+#include "../tu.h"
 #include "xb.h"
 
 /* The view of one target of the file at path (format auto). */

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "suites.h"
-#include "tu.h"
+#include "../suites.h"
+#include "../tu.h"
 
 enum { ENTER = 0, EXIT = 1, TAIL = 2, ENTER_ARG = 3 };
 

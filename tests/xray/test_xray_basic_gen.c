@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../generators/xray/xray_basic_gen.h"
-#include "../generators/xray/xray_basic_mutate.h"
-#include "../generators/xray/xray_mutate.h"
-#include "suites.h"
-#include "tu.h"
+#include "../../generators/xray/xray_basic_gen.h"
+#include "../../generators/xray/xray_basic_mutate.h"
+#include "../../generators/xray/xray_mutate.h"
+#include "../suites.h"
+#include "../tu.h"
 
 static int gen(const xray_basic_params *p, int violate, tc_bytebuf *out, xray_gen_stats *st,
                char *err, size_t errlen)

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../parsers/xray/xray_map.h"
-#include "suites.h"
-#include "tu.h"
+#include "../../parsers/xray/xray_map.h"
+#include "../suites.h"
+#include "../tu.h"
 #include "xb.h"
 
 /* ---- what cannot be read ---- */

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "suites.h"
-#include "tu.h"
+#include "../suites.h"
+#include "../tu.h"
 #include "xb.h"
 
 /* One buffer: CPU 7 at TSC 1000, an Entry (+10), the event, an Exit (+1). */

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "suites.h"
-#include "tu.h"
+#include "../suites.h"
+#include "../tu.h"
 #include "xb.h"
 
 static void test_valid_buffers(void)

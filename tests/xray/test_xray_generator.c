@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../generators/xray/xray_gen.h"
-#include "suites.h"
-#include "tu.h"
+#include "../../generators/xray/xray_gen.h"
+#include "../suites.h"
+#include "../tu.h"
 
 static int gen(const xray_gen_params *p, int violate, tc_bytebuf *out, xray_gen_stats *st,
                char *err, size_t errlen)

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "suites.h"
-#include "tu.h"
+#include "../suites.h"
+#include "../tu.h"
 #include "xb.h"
 
 /* A buffer whose records come from fn; framing per version (v1: EndOfBuffer

@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "suites.h"
-#include "tu.h"
+#include "../suites.h"
+#include "../tu.h"
 #include "xb.h"
 
 static void test_header_only_valid(void)

@@ -6,10 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../generators/xray/xray_gen.h"
-#include "../generators/xray/xray_mutate.h"
-#include "suites.h"
-#include "tu.h"
+#include "../../generators/xray/xray_gen.h"
+#include "../../generators/xray/xray_mutate.h"
+#include "../suites.h"
+#include "../tu.h"
 
 static void test_every_rule_has_a_mutator(void)
 {

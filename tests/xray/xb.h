@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tu.h"
+#include "../tu.h"
 
 enum {
     XB_NEW_BUFFER = 0, XB_END_OF_BUFFER = 1, XB_NEW_CPU = 2, XB_TSC_WRAP = 3, XB_WALL_TIME = 4,

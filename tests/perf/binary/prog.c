@@ -1,5 +1,5 @@
 /*
- * The program the perf --binary suite (tests/test_perf_binary.c) judges
+ * The program the perf --binary suite (tests/perf/test_perf_binary.c) judges
  * traces against: a few functions of known shapes, built without a C
  * library (tests/tests.mk), 32-bit where the compiler can, as SiFive's
  * bare-metal RV32 programs are. Its functions are never run.

@@ -4,13 +4,13 @@
 #
 #   make check-producers      part of `make check`
 #
-# XRay: tests/producers/xray_fdr_app.cc is built by every clang Debian 12
+# XRay: tests/xray/producers/xray_fdr_app.cc is built by every clang Debian 12
 # ships (XRAY_CLANG_VERSIONS, .ci/deps.mk: 13, 14, 15, 16, 19, 22) with its
 # XRay instrumentation and run under that clang's compiler-rt runtime, in FDR
-# and in basic mode; tests/producers/xray_clang.sh checks the traces with the
+# and in basic mode; tests/xray/producers/xray_clang.sh checks the traces with the
 # sanitized tracecheck (alone, and with --binary: against the program that
 # wrote them, and against another build) and with that version's llvm-xray
-# (llvm-xray-N); tests/producers/xray_map_check.sh checks that tracecheck
+# (llvm-xray-N); tests/xray/producers/xray_map_check.sh checks that tracecheck
 # reads the programs' instrumentation maps as llvm-xray extract does. The
 # traces go to $(BUILD)/producers/clang-N/. A version whose clang++-N,
 # llvm-xray-N or XRay runtime is not installed is skipped with a line that
@@ -31,8 +31,8 @@ XRAY_APP_FLAGS := -O1 -std=c++17 -Wall -Wextra -Werror -fxray-instrument \
 XRAY_TYPED_FLAGS := $(patsubst -O1,-O0,$(XRAY_APP_FLAGS))
 
 PRODUCERS_DIR := $(BUILD)/producers
-XRAY_PRODUCER_SRC := tests/producers/xray_fdr_app.cc
-XRAY_PRODUCER_DEPS := $(XRAY_PRODUCER_SRC) tests/producers/producers.mk
+XRAY_PRODUCER_SRC := tests/xray/producers/xray_fdr_app.cc
+XRAY_PRODUCER_DEPS := $(XRAY_PRODUCER_SRC) tests/xray/producers/producers.mk
 
 # xray-clang-absent VERSION: why VERSION cannot be used, or nothing when it can
 # (clang++-N and llvm-xray-N on PATH, and its XRay runtime in its resource
@@ -52,9 +52,9 @@ xray-clang-absent = $(strip \
       clang++-$(1) not found (Debian package clang-$(1))))
 
 # The instrumentation map as libtracecheck reads it for --binary, printed for
-# tests/producers/xray_map_check.sh to compare with llvm-xray extract.
+# tests/xray/producers/xray_map_check.sh to compare with llvm-xray extract.
 XRAY_MAP_TOOL := $(PRODUCERS_DIR)/xray_map
-$(XRAY_MAP_TOOL): tests/producers/xray_map.c $(BUILD)/san/libtracecheck.a
+$(XRAY_MAP_TOOL): tests/xray/producers/xray_map.c $(BUILD)/san/libtracecheck.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -std=c11 $(WARNINGS) $(SAN_FLAGS) $(LDFLAGS) -o $@ $< \
 	    $(BUILD)/san/libtracecheck.a $(LIBS)
@@ -74,12 +74,12 @@ $(PRODUCERS_DIR)/clang-$(1)/xray_app_typed: $(XRAY_PRODUCER_DEPS)
 
 .PHONY: check-producers-xray-clang-$(1)
 check-producers-xray-clang-$(1): $(TRACECHECK_SAN) $(PRODUCERS_DIR)/clang-$(1)/xray_app \
-    $(PRODUCERS_DIR)/clang-$(1)/xray_app_typed tests/producers/xray_clang.sh \
-    tests/producers/xray_log_facts.py $(XRAY_MAP_TOOL) tests/producers/xray_map_check.sh
-	@LLVM_XRAY=llvm-xray-$(1) tests/producers/xray_map_check.sh $(1) '$(XRAY_MAP_TOOL)' \
+    $(PRODUCERS_DIR)/clang-$(1)/xray_app_typed tests/xray/producers/xray_clang.sh \
+    tests/xray/producers/xray_log_facts.py $(XRAY_MAP_TOOL) tests/xray/producers/xray_map_check.sh
+	@LLVM_XRAY=llvm-xray-$(1) tests/xray/producers/xray_map_check.sh $(1) '$(XRAY_MAP_TOOL)' \
 	    '$(PRODUCERS_DIR)/clang-$(1)/xray_app' '$(PRODUCERS_DIR)/clang-$(1)/xray_app_typed' \
 	    '$(PRODUCERS_DIR)/clang-$(1)/map'
-	@LLVM_XRAY=llvm-xray-$(1) tests/producers/xray_clang.sh $(1) '$(TRACECHECK_SAN)' '$(PRODUCERS_DIR)/clang-$(1)/xray_app' \
+	@LLVM_XRAY=llvm-xray-$(1) tests/xray/producers/xray_clang.sh $(1) '$(TRACECHECK_SAN)' '$(PRODUCERS_DIR)/clang-$(1)/xray_app' \
 	    '$(PRODUCERS_DIR)/clang-$(1)/xray_app_typed' '$(PRODUCERS_DIR)/clang-$(1)'
 endef
 

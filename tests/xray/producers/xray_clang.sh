@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Real XRay traces in the loop, from one clang (make check-producers-xray runs
-# it for every clang Debian 12 ships: tests/producers/producers.mk).
+# it for every clang Debian 12 ships: tests/xray/producers/producers.mk).
 #
-#   tests/producers/xray_clang.sh VERSION TRACECHECK APP APP_TYPED OUTDIR
+#   tests/xray/producers/xray_clang.sh VERSION TRACECHECK APP APP_TYPED OUTDIR
 #
-# APP is tests/producers/xray_fdr_app.cc built by clang VERSION with its XRay
+# APP is tests/xray/producers/xray_fdr_app.cc built by clang VERSION with its XRay
 # flags and without typed-event sleds (so that llvm-xray can read its
 # instrumentation map), APP_TYPED the same with typed events. Every run
 # writes its trace, the producer's log, tracecheck's report and dump, and

@@ -2,14 +2,14 @@
 """What a trace written by compiler-rt's XRay runtime holds, read here
 independently of tracecheck (little-endian only, as the runtime writes it).
 
-    tests/producers/xray_log_facts.py [--json OUT] [--functions OUT] FILE
+    tests/xray/producers/xray_log_facts.py [--json OUT] [--functions OUT] FILE
 
 FDR mode (header type 1, version 2 to 5, the BufferExtents framing) and basic
 mode (header type 0, 32-byte records) are walked as spec/xray.md describes
 them; the facts are the header's fields, how many records of each kind,
 function records per function id and action, thread ids, and what the
 runtime left in the bytes no field uses (reserved bytes, padding). Used by
-tests/producers/xray_clang.sh (the calls the program made must all be in the
+tests/xray/producers/xray_clang.sh (the calls the program made must all be in the
 log, whatever tracecheck makes of it) and conformance/make-clang-cases (what
 a run shows). Prints one JSON object with --json, else a summary line.
 

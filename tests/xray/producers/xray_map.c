@@ -1,6 +1,6 @@
 /*
  * Prints a program's XRay instrumentation map as tracecheck reads it
- * (parsers/xray/xray_map.c), for tests/producers/xray_map_check.sh to
+ * (parsers/xray/xray_map.c), for tests/xray/producers/xray_map_check.sh to
  * compare with `llvm-xray extract`:
  *
  *   xray_map BINARY

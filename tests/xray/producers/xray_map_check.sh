@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # tracecheck's reading of a program's XRay instrumentation map against
 # LLVM's own (make check-producers-xray-clang-N runs it for every clang
-# Debian 12 ships: tests/producers/producers.mk).
+# Debian 12 ships: tests/xray/producers/producers.mk).
 #
-#   tests/producers/xray_map_check.sh VERSION XRAY_MAP APP APP_TYPED OUTDIR
+#   tests/xray/producers/xray_map_check.sh VERSION XRAY_MAP APP APP_TYPED OUTDIR
 #
-# XRAY_MAP is tests/producers/xray_map.c (the map as libtracecheck reads it
+# XRAY_MAP is tests/xray/producers/xray_map.c (the map as libtracecheck reads it
 # for --binary); APP and APP_TYPED are the producer built by clang VERSION
 # without and with typed-event sleds. For each, the (id, address, function,
 # kind) set XRAY_MAP prints must be the one `llvm-xray-VERSION extract`
