@@ -1,6 +1,6 @@
 /* tracecheck validate: every input through its parser, findings to one or
  * more reports (docs/reports.md). An input of a format that takes a
- * companion (a DCFG-trace: its DCFG, spec/dcfg.md, rulings 13 and 20) is
+ * companion (a DCFG-trace: its DCFG, spec/dcfg/dcfg.md, rulings 13 and 20) is
  * checked against the one given with --pair, or the one found next to it by
  * name. With -j N the inputs are checked in N threads; their findings are
  * kept and reported in input order, so the reports do not depend on N.

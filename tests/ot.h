@@ -5,7 +5,7 @@
  *   tu_result leaves out), from files, memory or trace directories;
  * - the JSON tokenizer run to its end, every token kept;
  * - a byte builder for ovni binary streams in either byte order, written from
- *   ovni's trace specification v3 and spec/ovni.md alone (not from the ovni
+ *   ovni's trace specification v3 and spec/ovni/ovni.md alone (not from the ovni
  *   generator), so that the tests check the parsers against the spec
  *   independently;
  * - metadata text and temporary trace directories.

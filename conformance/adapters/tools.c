@@ -7,7 +7,7 @@
 
 static const tc_known_tool known_tools[] = {
     /* llvm-xray has no fdr-dump for basic-mode logs: convert reads them
-     * (spec/xray.md, ruling 16). */
+     * (spec/xray/xray.md, ruling 16). */
     {"llvm-xray", "llvm-xray", "fdr-dump --verify {file}", TC_FORMAT_XRAY,
      "not an XRay case: llvm-xray reads XRay FDR traces and basic-mode logs only", 0,
      "Debian: apt-get install llvm", "{program} --version", TC_FORMAT_XRAY_BASIC,

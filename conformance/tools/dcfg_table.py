@@ -4,7 +4,7 @@
     conformance/cases/dcfg-trace/{y,n,i}_dtrc_*.trace.json[.bz2] a DCFG-trace alone
     conformance/cases/dcfg-pair/{y,n,i}_*/prog.{dcfg,trace}.json a DCFG-trace with its DCFG
 
-Expectations come from the rulings of spec/dcfg.md (rulings 1-13 are the
+Expectations come from the rulings of spec/dcfg/dcfg.md (rulings 1-13 are the
 project's notes; cited as "ruling N") and the rule catalogue, decided before
 running anything. Hand-made documents are built with tools/dcfgcase.py from
 its small valid Program, one thing broken per n_ case; generated ones come
@@ -404,7 +404,7 @@ def edge_type_unknown_intra():
 
 
 @dcfg('y_dcfg_detect_auto', 'a DCFG run with --format auto: FILE_NAMES in its first 64 bytes '
-      'says DCFG (spec/dcfg.md, Detection)', fmt='auto')
+      'says DCFG (spec/dcfg/dcfg.md, Detection)', fmt='auto')
 def detect_auto():
     return prog()
 
@@ -901,7 +901,7 @@ def chunks_with_gaps():
 
 
 @trace('y_dtrc_detect_by_name', 'a DCFG-trace run with --format auto: no key of its first 64 '
-       'bytes tells it from a DCFG, its name *.trace.json does (spec/dcfg.md, Detection)',
+       'bytes tells it from a DCFG, its name *.trace.json does (spec/dcfg/dcfg.md, Detection)',
        fmt='auto')
 def detect_by_name():
     return ptrace()

@@ -1,7 +1,7 @@
 """Writer of hand-made DCFG and DCFG-trace conformance cases.
 
 Written from Intel's "Dynamic Control-Flow Graph (DCFG) and DCFG-Trace Format
-Specifications" (format version 1.00, "Doc") and the rulings of spec/dcfg.md
+Specifications" (format version 1.00, "Doc") and the rulings of spec/dcfg/dcfg.md
 alone, apart from tracecheck's C code on purpose: a case made by the code it
 tests would share its mistakes. Nothing here checks anything; a document is
 whatever text the caller asks for, broken ones included.

@@ -1,6 +1,6 @@
 """The ovni conformance cases: conformance/cases/ovni/{y,n,i}_ovni_*/.
 
-Every case is a trace directory. Expectations come from spec/ovni.md (its
+Every case is a trace directory. Expectations come from spec/ovni/ovni.md (its
 rulings, cited as "ruling N") and the rule catalogue, decided before running
 anything. Generated cases come from `tracecheck gen ovni`; hand-made ones
 from the functions below, built with tools/ovnicase.py: corner cases the

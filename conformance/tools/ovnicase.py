@@ -1,6 +1,6 @@
 """Byte-level writer of hand-made ovni conformance cases.
 
-Written from spec/ovni.md and ovni's trace specification v3 alone, apart from
+Written from spec/ovni/ovni.md and ovni's trace specification v3 alone, apart from
 tracecheck's C code on purpose: a case made by the code it tests would share
 its mistakes. Nothing here checks anything; a case is whatever bytes the
 caller asks for, broken ones included.
@@ -15,7 +15,7 @@ stream.json (metadata) and stream.obs (events):
     s.ohe(CLOCK + 10)
     put(t, 'loom.node1/proc.100/thread.100', s, meta(tid=100, pid=100, loom='node1'))
 
-Binary stream (spec/ovni.md, "Binary stream"): an 8-byte header, the magic
+Binary stream (spec/ovni/ovni.md, "Binary stream"): an 8-byte header, the magic
 "ovni" and a u32 version in the writer's byte order; then events of a 12-byte
 header (byte 0: flags in the high nibble, payload-size code in the low one;
 bytes 1-3 model, category, value; bytes 4-11 the u64 clock) and a payload of
@@ -84,7 +84,7 @@ class Stream:
         self.data += self.u32(len(data) if size is None else size) + data
         return self
 
-    # -- ovni's own model (spec/ovni.md, "The ovni model's events")
+    # -- ovni's own model (spec/ovni/ovni.md, "The ovni model's events")
     def ohx(self, clock, cpu=0, tid=0, tag=0):
         return self.event('OHx', clock, self.i32(cpu) + self.i32(tid) + self.u64(tag))
 

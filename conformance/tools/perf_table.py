@@ -1,10 +1,10 @@
 """The SiFive perf conformance cases: conformance/cases/perf/{y,n,i}_perf_*.
 
 Each case is one file: a Nexus trace (.rtd) or a text message list (.itc);
-the container follows the name (spec/perf.md, "Containers"), and every case
+the container follows the name (spec/perf/perf.md, "Containers"), and every case
 is run with the format perf and the default options (SRC of 0 bits, channel
-6, the marker 0x70657266). Expectations come from spec/perf.md (its rulings,
-cited as "ruling N") and the rule catalogue (spec/rules/perf.def), decided
+6, the marker 0x70657266). Expectations come from spec/perf/perf.md (its rulings,
+cited as "ruling N") and the rule catalogue (spec/perf/rules.def), decided
 before running anything. Generated cases come from `tracecheck gen perf`;
 hand-made ones from the functions below, built with tools/perfcase.py:
 corner cases the rulings settle, several where SiFive's decoder behaves
@@ -462,7 +462,7 @@ def nexus_idle_and_other_tcodes():
 
 
 @hand('y_perf_nexus_padded_fields', 'Data Acquisition fields padded with zero bytes (an encoder '
-      'may pad): read as their values', ruling='spec/perf.md, Nexus')
+      'may pad): read as their values', ruling='spec/perf/perf.md, Nexus')
 def nexus_padded_fields():
     t = Trace()
     t.header(RAW, P.two_counters())
@@ -561,7 +561,7 @@ def nexus_da_four_fields():
 
 
 @hand('n_perf_nexus_field_65_bits', 'a DQDATA field with bit 64 set', errors=[
-      'PERF-NEXUS-FIELD-WIDTH'], ruling='spec/perf.md, Nexus')
+      'PERF-NEXUS-FIELD-WIDTH'], ruling='spec/perf/perf.md, Nexus')
 def nexus_field_65_bits():
     t = base()
     at = len(t.nexus())
@@ -891,7 +891,7 @@ def text_case(lines, bad_line, column):
     the record's address; returns the bytes and the offset of the first
     error: bad_line (an index into the whole list of lines) and the column
     (from 0) of the offending field or character in it. A syntax error is
-    located where the line goes wrong (spec/perf.md: the line and column of
+    located where the line goes wrong (spec/perf/perf.md: the line and column of
     the offending field), not at its line's start."""
     t = Trace()
     t.header(RAW, P.two_counters())
@@ -904,32 +904,32 @@ def text_case(lines, bad_line, column):
 
 
 @hand('n_perf_text_extra_field', 'a line of four numbers', ('itc',),
-      errors=['PERF-TEXT-SYNTAX'], ruling='spec/perf.md, Text message list')
+      errors=['PERF-TEXT-SYNTAX'], ruling='spec/perf/perf.md, Text message list')
 def text_extra_field():
     return text_case(['0x14 1 2 3\n'], 11, 9)  # the fourth field
 
 
 @hand('n_perf_text_number_over_64_bits', 'a value of 2^64 (18446744073709551616)', ('itc',),
-      errors=['PERF-TEXT-SYNTAX'], ruling='spec/perf.md, Text message list')
+      errors=['PERF-TEXT-SYNTAX'], ruling='spec/perf/perf.md, Text message list')
 def text_number_over_64_bits():
     return text_case(['0x14 18446744073709551616\n'], 11, 5)  # the number
 
 
 @hand('n_perf_text_nul', 'a NUL byte in a line', ('itc',), errors=['PERF-TEXT-SYNTAX'],
-      ruling='spec/perf.md, Text message list')
+      ruling='spec/perf/perf.md, Text message list')
 def text_nul():
     return text_case(['0x14 1\x00\n'], 11, 6)  # the NUL
 
 
 @hand('n_perf_text_stray_character', 'a number followed by a stray character, "0x14 12z"',
-      ('itc',), errors=['PERF-TEXT-SYNTAX'], ruling='spec/perf.md, Text message list')
+      ('itc',), errors=['PERF-TEXT-SYNTAX'], ruling='spec/perf/perf.md, Text message list')
 def text_stray_character():
     return text_case(['0x14 12z\n'], 11, 7)  # the 'z'
 
 
 @hand('n_perf_text_last_line_one_number', 'a list whose last line, without its line feed, holds '
       'one number (a line cut by the end of the file: the text list has no framing to tell)',
-      ('itc',), errors=['PERF-TEXT-SYNTAX'], ruling='ruling 13; spec/perf.md, Text message list')
+      ('itc',), errors=['PERF-TEXT-SYNTAX'], ruling='ruling 13; spec/perf/perf.md, Text message list')
 def text_last_line_one_number():
     t = Trace()
     t.header(RAW, [])
@@ -940,7 +940,7 @@ def text_last_line_one_number():
 
 @hand('y_perf_text_forms', 'the forms a text list allows: decimal and 0X numbers in either '
       'case, tabs, comments, blank lines, CR LF, a last line without LF', ('itc',),
-      ruling='spec/perf.md, Text message list')
+      ruling='spec/perf/perf.md, Text message list')
 def text_forms():
     return (b'# header\r\n'
             b'24\t0X70657266   # the marker, decimal IDTAG\r\n'

@@ -1,12 +1,12 @@
 """Writer of hand-made SiFive perf conformance cases.
 
-Written from spec/perf.md (the project's profile of the SiFive Trace
+Written from spec/perf/perf.md (the project's profile of the SiFive Trace
 Performance Library's "Performance Data Format") alone, apart from
 tracecheck's C code on purpose: a case made by the code it tests would share
 its mistakes. Nothing here checks anything; a case is whatever messages the
 caller asks for, broken ones included.
 
-Two layers, as in spec/perf.md:
+Two layers, as in spec/perf/perf.md:
 
 - a Trace is a list of ITC messages (IDTAG, value, timestamp or None), built
   with the perf helpers (header, record) or message by message (w32, w16, w8,
@@ -20,7 +20,7 @@ Two layers, as in spec/perf.md:
     t.record(MANUAL, [0x80001000], [1234])
     data = t.nexus()            # or t.text()
 
-Nexus (spec/perf.md, "Nexus"): each byte holds 6 bits of data, MDO = byte >> 2,
+Nexus (spec/perf/perf.md, "Nexus"): each byte holds 6 bits of data, MDO = byte >> 2,
 least significant first across a message's bytes, and 2 bits of MSEO = byte &
 3: 0 normal, 1 the byte ends a variable field, 3 it ends the message. A Data
 Acquisition message: TCODE 7 (6 bits), SRC (srcbits, fixed), then the
@@ -96,7 +96,7 @@ class Trace:
     def messages(self):
         return [i for i in self.items if i[0] not in ('nexus', 'comment')]
 
-    # -- perf data (spec/perf.md, "Perf data")
+    # -- perf data (spec/perf/perf.md, "Perf data")
     def header(self, count_type, counters, ts=None, marker=MARKER, mask=None):
         """marker:32 count_type:8 mask:32, then each counter's definition in
         mask order. The counters become the ones records are written for."""

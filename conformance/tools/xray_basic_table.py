@@ -1,8 +1,8 @@
 """The XRay basic-mode conformance cases: conformance/cases/xray-basic/{y,n,i}_xray_basic_*.
 
 Each case is one basic-mode log (.xray), run with the format xray-basic.
-Expectations come from spec/xray.md (rulings 13 to 16, and the header's
-rulings 1, 3 and 9) and the rule catalogue (spec/rules/xray.def), decided
+Expectations come from spec/xray/xray.md (rulings 13 to 16, and the header's
+rulings 1, 3 and 9) and the rule catalogue (spec/xray/rules.def), decided
 before running anything. Generated cases come from `tracecheck gen xray
 --mode basic`; hand-made ones from the functions below, built with
 tools/xraybasiccase.py: corner cases the rulings settle, several where LLVM's

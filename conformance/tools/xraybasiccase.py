@@ -4,7 +4,7 @@ Written in Python with `struct`, on purpose apart from tracecheck's own C
 writer (generators/xray/xray_basic_writer.c), for the reason xraycase.py gives:
 a case checks the parser, so its bytes must not come from code that shares the
 parser's reading of the format. Every field is spelled out here from the
-record table of spec/xray.md ("Basic mode"), itself from compiler-rt's
+record table of spec/xray/xray.md ("Basic mode"), itself from compiler-rt's
 xray_records.h and LLVM's Trace.cpp.
 
 A Log holds the header's choices; `function()` and `payload()` return the 32

@@ -4,7 +4,7 @@ Written in Python with `struct`, on purpose apart from tracecheck's own C
 writer (generators/xray/xray_writer.c): a case is a check of the parser, and
 bytes produced by the code that shares the parser's reading of the format
 would repeat its mistakes instead of catching them. Every field is spelled out
-here from the record table of spec/xray.md and the
+here from the record table of spec/xray/xray.md and the
 FDR document, so a reviewer can check a case against them line by line.
 
 A Trace holds the header's choices; record methods return the bytes of one

@@ -1,7 +1,7 @@
 /*
  * A producer's test with libtracecheck: a tiny producer of SiFive perf data
  * (the ITC writes a profiled program makes, written as the text message list
- * of spec/perf.md) writes a trace into memory, and the test has tracecheck
+ * of spec/perf/perf.md) writes a trace into memory, and the test has tracecheck
  * judge it. It fails, printing every finding, when the trace is not valid;
  * then it checks that a trace broken on purpose is rejected for the expected
  * rule, so that the test itself is known to be able to fail.

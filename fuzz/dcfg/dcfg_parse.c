@@ -1,6 +1,6 @@
 /*
  * The deep DCFG harness: the DCFG checks on raw bytes (parsers/dcfg/,
- * spec/dcfg.md), through the public entry (tc_validate_buffer) with the
+ * spec/dcfg/dcfg.md), through the public entry (tc_validate_buffer) with the
  * format forced to dcfg, as `tracecheck validate --format dcfg` runs them.
  * Besides crashes, leaks and undefined behaviour (the sanitizers), it checks
  * (dcfg_runs.h, dc_check_input) that:

@@ -1,5 +1,5 @@
 /*
- * The DCFG-trace checks on raw bytes (parsers/dcfg/dtrc_*.c, spec/dcfg.md
+ * The DCFG-trace checks on raw bytes (parsers/dcfg/dtrc_*.c, spec/dcfg/dcfg.md
  * "DCFG-trace"), through the public entry (tc_validate_buffer) with the
  * format forced to dcfg-trace, and paired with a DCFG. Besides crashes,
  * leaks, undefined behaviour (the sanitizers) and hangs or memory growth

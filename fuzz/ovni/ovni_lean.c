@@ -3,7 +3,7 @@
  * and model calls a whole trace's check makes, with payloads and the repeat cap,
  * without metadata or with metadata from the seeded source (a thread or
  * not, the models required, ovni's own at an incompatible version), judged
- * by ovni_stream_oracle.h's reading of the stream from spec/ovni.md: the
+ * by ovni_stream_oracle.h's reading of the stream from spec/ovni/ovni.md: the
  * same events, field by field, and the same findings, rule, offset and
  * length, in order; every event re-encodes to the input's bytes; findings
  * are well formed and located. This is the harness for campaigns;

@@ -1,7 +1,7 @@
 /*
  * ovni metadata (a stream.json) judged again, independently of
  * parsers/ovni/ovni_meta.c: on a tree built from the strict tokenizer's
- * tokens, ruling 6 from spec/ovni.md's text, with ruling 9's versions (their
+ * tokens, ruling 6 from spec/ovni/ovni.md's text, with ruling 9's versions (their
  * form, and ovni's own model required at an incompatible one), gives the
  * OVNI-META and OVNI-REQUIRE-VERSION findings (rule and offset) and the
  * summary (ids, loom, CPUs, required models, where each value was) the

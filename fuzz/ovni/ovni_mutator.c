@@ -1,7 +1,7 @@
 /*
  * The ovni stream mutator (see ovni_mutator.h). It depends on nothing but
  * libc, so that the same file builds into the harness and into the shared
- * object afl-fuzz loads. Layout facts are spec/ovni.md's: an 8-byte header
+ * object afl-fuzz loads. Layout facts are spec/ovni/ovni.md's: an 8-byte header
  * ("ovni", u32 version 1 in the writer's byte order), then events of a
  * 12-byte header (byte 0 = flags << 4 | size code, then model, category,
  * value, u64 clock) and a payload of 0 or code + 1 bytes; jumbo events

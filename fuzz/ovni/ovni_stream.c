@@ -3,7 +3,7 @@
  * bytes (a stream.obs), many times over. Besides crashes, leaks and
  * undefined behaviour (the sanitizers), it checks that:
  *
- *  - the parser reads the stream as spec/ovni.md says (ovni_stream_oracle.h:
+ *  - the parser reads the stream as spec/ovni/ovni.md says (ovni_stream_oracle.h:
  *    the same events, field by field, and the same findings, rule, offset
  *    and length, in order), without metadata and with metadata picked from
  *    the seeded source (a thread or not, which of every model are required,

@@ -7,7 +7,7 @@
 #include "ovni_stream_oracle.h"
 #include "ovni_spec_table.h"
 
-/* ---- the stream as spec/ovni.md describes it ---- */
+/* ---- the stream as spec/ovni/ovni.md describes it ---- */
 
 typedef struct xfind {
     tc_rule_id rule;
@@ -216,7 +216,7 @@ static void model_finish(expect *x, mstate *m)
         find(x, TC_RULE_OVNI_THREAD_NO_END, m->last, 12);
 }
 
-/* The events and findings spec/ovni.md implies for the n bytes at p, in the
+/* The events and findings spec/ovni/ovni.md implies for the n bytes at p, in the
  * order the parser reports them: per event, the stream's findings, then
  * the model layer's (when models); then the end's. */
 static void expect_stream(expect *x, const uint8_t *p, size_t n, const ovni_oracle_view *v, int models)
@@ -372,7 +372,7 @@ static void compare_expected(const ov_run *run, const expect *x, const char *wha
         hx_expect_add(&want, x->f[i].rule, x->f[i].offset, x->f[i].length);
     hx_assert_expected(&run->f, &want, not_state_rule, HX_CMP_LENGTH, what);
     hx_expect_free(&want);
-    FUZZ_ASSERT_MSG(run->nevents == x->nev, "%s: %zu events, spec/ovni.md's reading has %zu",
+    FUZZ_ASSERT_MSG(run->nevents == x->nev, "%s: %zu events, spec/ovni/ovni.md's reading has %zu",
                     what, run->nevents, x->nev);
     for (size_t i = 0; run->ev && i < run->nevents; i++) {
         const ov_event *a = &run->ev[i];

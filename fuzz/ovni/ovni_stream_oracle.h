@@ -1,5 +1,5 @@
 /*
- * A reading of ovni streams written from spec/ovni.md alone, independently
+ * A reading of ovni streams written from spec/ovni/ovni.md alone, independently
  * of parsers/ovni/: the header, the events (flags and size code, MCV,
  * clock, payload, or jumbo size and data), the checks of rulings 1 to 5, a
  * decrease inside an unsorted region told from one outside (ruling 11), and

@@ -1,6 +1,6 @@
 /*
  * The perf state machine (parsers/perf/perf_sm.c) on raw ITC message
- * sequences, checked against a reading of spec/perf.md ("ITC writes",
+ * sequences, checked against a reading of spec/perf/perf.md ("ITC writes",
  * "Perf data", rulings 2-11 and 14) written here.
  *
  * Input layout. Byte 0 sets the run:

@@ -1,5 +1,5 @@
 /*
- * The perf mutator (see perf_mutator.h). Layout facts are spec/perf.md's:
+ * The perf mutator (see perf_mutator.h). Layout facts are spec/perf/perf.md's:
  * a Nexus byte is MDO (6 bits, byte >> 2) and MSEO (byte & 3: 1 ends a
  * variable field, 3 the message); a message's MDO bits run least
  * significant first; its first 6 bits are the TCODE (7: Data Acquisition),

@@ -4,7 +4,7 @@
  * then the file), shared by their libFuzzer builds
  * (LLVMFuzzerCustomMutator) and AFL++ (fuzz/afl_mutator.c).
  *
- * The file is cut into messages as spec/perf.md "Nexus" frames them (MSEO
+ * The file is cut into messages as spec/perf/perf.md "Nexus" frames them (MSEO
  * 3 ends a message, 0xFF bytes idle between messages), and each Data
  * Acquisition message (TCODE 7) is decoded into SRC, IDTAG, DQDATA and an
  * optional TIMESTAMP. Mutations work on messages: deleted, duplicated,

@@ -1,5 +1,5 @@
 /*
- * A Nexus .rtd read the slow, obvious way from spec/perf.md "Nexus",
+ * A Nexus .rtd read the slow, obvious way from spec/perf/perf.md "Nexus",
  * independently of parsers/perf/nexus.c: the file is sliced into messages
  * first (the start search, idle bytes, the 64-byte limit and the skip to
  * the end of an over-long message), then each Data Acquisition message

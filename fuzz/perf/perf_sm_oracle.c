@@ -69,7 +69,7 @@ static void push(reading *R, uint64_t fn, uint64_t site)
         R->deep = 1;
 }
 
-/* PERF-CALL-STACK (ruling 6, spec/perf.md "Function entry and exit
+/* PERF-CALL-STACK (ruling 6, spec/perf/perf.md "Function entry and exit
  * records", the catalogue's explanation): entries and exits give the
  * function and the call site in its caller; an exit closes the innermost
  * open call, which must be of its function from its call site. With no

@@ -1,8 +1,8 @@
 /*
  * The perf layer (the state machine of parsers/perf/perf_sm.c) read again
- * from spec/perf.md ("ITC writes", "Perf data", rulings 2 to 11 and 14, the
+ * from spec/perf/perf.md ("ITC writes", "Perf data", rulings 2 to 11 and 14, the
  * grammar, "Before the first header" and "Function entry and exit
- * records") and the recovery each rule's entry in spec/rules/perf.def
+ * records") and the recovery each rule's entry in spec/perf/rules.def
  * describes, independently of the state machine: from a sequence of ITC
  * messages it gives the events (headers field by field; records: type,
  * addresses, values as written, decoded values, offset, timestamp) and the

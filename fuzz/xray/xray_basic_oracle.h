@@ -1,5 +1,5 @@
 /*
- * A reading of XRay basic-mode logs written from spec/xray.md ("Basic
+ * A reading of XRay basic-mode logs written from spec/xray/xray.md ("Basic
  * mode", rulings 13 to 16), independently of parsers/xray/xray_basic_reader.c: from
  * the bytes after the header it works out every XRAY-BASIC finding the log
  * deserves (rule, offset, length, in the order the records give them) and

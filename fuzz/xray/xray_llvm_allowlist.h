@@ -35,7 +35,7 @@
  * The facts about LLVM come from its sources (llvm/lib/XRay: Trace.cpp,
  * FDRRecordProducer.cpp, RecordInitializer.cpp, BlockIndexer.cpp,
  * BlockVerifier.cpp, FDRTraceExpander.cpp) and ../shared/notes/xray-fdr.md,
- * and were measured on Debian's llvm-xray 14 (spec/xray.md, "LLVM's
+ * and were measured on Debian's llvm-xray 14 (spec/xray/xray.md, "LLVM's
  * basic-mode reader").
  */
 #ifndef TC_XRAY_LLVM_ALLOWLIST_KINDS

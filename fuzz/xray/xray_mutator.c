@@ -1,5 +1,5 @@
 /*
- * The XRay mutator (see xray_mutator.h). Layout facts are spec/xray.md's:
+ * The XRay mutator (see xray_mutator.h). Layout facts are spec/xray/xray.md's:
  * the header is u16 version, u16 type, u32 bitfield, u64 cycle frequency,
  * then (FDR) u64 buffer_size, in the writer's byte order. An FDR record's
  * first byte tells metadata (bit 0, or bit 7 big-endian) and its kind (the

@@ -4,7 +4,7 @@
  * xray_lean and xray_basic_lean (LLVMFuzzerCustomMutator) and AFL++
  * (fuzz/afl_mutator.c).
  *
- * The input is read as the format lays it out (spec/xray.md: the 32-byte
+ * The input is read as the format lays it out (spec/xray/xray.md: the 32-byte
  * header; FDR: 8-byte function records and 16-byte metadata records, a
  * custom or typed event's payload after its record; basic mode: 32-byte
  * records) and mutated at that level: records deleted, duplicated, moved,

@@ -1,5 +1,5 @@
 /*
- * Independent judges of one XRay run (spec/xray.md, the FDR document and
+ * Independent judges of one XRay run (spec/xray/xray.md, the FDR document and
  * the rulings), written from the format rather than from the parser: they
  * take what the parser delivered (findings, events, header) and the input's
  * bytes, and abort where the two cannot both be right.

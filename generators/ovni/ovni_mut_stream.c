@@ -283,7 +283,7 @@ static void clock_high(ovni_mutation *mu, ovni_emitter *em, ovni_ev *ev)
 
 /* ---- ovni's model ---- */
 
-/* Payloads: the defined size of ovni's events (spec/ovni.md). */
+/* Payloads: the defined size of ovni's events (spec/ovni/ovni.md). */
 static unsigned ovni_payload(const ovni_ev *ev)
 {
     static const struct { char cv[3]; unsigned len; } sizes[] = {
@@ -329,7 +329,7 @@ static void wrong_payload(ovni_mutation *mu, ovni_emitter *em, ovni_ev *ev)
     mu->applied = 1;
 }
 
-/* Known models and an event of each (the model letters of spec/ovni.md)
+/* Known models and an event of each (the model letters of spec/ovni/ovni.md)
  * that libovni's model defines without a payload (its tools decode what the
  * model declares, whatever the event carries), alone or with the event
  * that leaves the state it enters, so that the model's books stay
@@ -463,7 +463,7 @@ static void bad_transition(ovni_mutation *mu, ovni_emitter *em, ovni_ev *ev)
 {
     if (em->first || !alive(em) || !ovni_take(mu, is_ohe(ev)))
         return;
-    /* What each state refuses (libovni's thread states in spec/ovni.md). */
+    /* What each state refuses (libovni's thread states in spec/ovni/ovni.md). */
     static const char *const refused[][4] = {
         [OVNI_ST_RUNNING] = {"OHr", "OHw", NULL},
         [OVNI_ST_PAUSED] = {"OHp", "OHc", "OHe", NULL},

@@ -9,7 +9,7 @@
  * own marks of the types the metadata declares, affinity changes to CPUs
  * no other thread of the loom runs on, thread creations and bursts, flushes
  * (OF[ OF]), unsorted regions (OU[ ... OU]), pauses and resumes, cooling
- * and warming, following libovni's thread states (spec/ovni.md); clocks
+ * and warming, following libovni's thread states (spec/ovni/ovni.md); clocks
  * strictly increasing, equal now and then; then every open region closed,
  * OHe, sometimes followed by a last flush. The stream stops near its budget
  * of bytes. libovni's emulator (`ovniemu -l`) accepts such a trace as a

@@ -1,6 +1,6 @@
 /*
  * The two containers of SiFive perf data as a producer writes them
- * (spec/perf.md, "Containers"): Nexus Data Acquisition messages as a trace
+ * (spec/perf/perf.md, "Containers"): Nexus Data Acquisition messages as a trace
  * encoder emits them for ITC stores, mixed with the other traffic a real
  * .rtd holds (other TCODEs, other ITC channels, idle bytes), or the text
  * message list. Output is buffered and flushed in chunks, so a trace of

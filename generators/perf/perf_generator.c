@@ -82,7 +82,7 @@ static void mutator_at(const void *params, size_t i, tc_gen_mutator *out)
     snprintf(out->where, sizeof out->where, "%s", where);
 }
 
-/* The container a file name asks for (spec/perf.md: .rtd Nexus, .itc
+/* The container a file name asks for (spec/perf/perf.md: .rtd Nexus, .itc
  * text), or -1. */
 static int container_of(const char *name)
 {

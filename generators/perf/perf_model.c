@@ -225,7 +225,7 @@ void perf_model_next(perf_model *m, perf_record *r, int kind)
     }
     /* Calls, as the writers record them from -finstrument-functions: the
      * function entered or left, then the call site in its caller; an exit
-     * repeats its entry's two addresses (spec/perf.md, "Function entry
+     * repeats its entry's two addresses (spec/perf/perf.md, "Function entry
      * and exit records"). */
     int enter = m->depth == 0                                ? 1
                 : m->unwinding || m->depth >= PERF_MAX_DEPTH ? 0

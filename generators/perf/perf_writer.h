@@ -1,6 +1,6 @@
 /*
  * The ITC store sequence exactly as the SiFive Trace Performance Library
- * writes it (Doc, "Performance Data Format"; spec/perf.md): a header from
+ * writes it (Doc, "Performance Data Format"; spec/perf/perf.md): a header from
  * perfTraceOn(), then one record per sample, each store an 8-, 16- or
  * 32-bit write to the perf channel's stimulus register. A header or record
  * is built as a unit of tagged writes, so mutators can find and change a

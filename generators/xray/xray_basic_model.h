@@ -2,7 +2,7 @@
  * In-memory model of an XRay basic-mode log for the generators: the header
  * and one block at a time (a thread's buffer as the runtime flushes it), so
  * that logs of any size stream out. Records hold the values as written; the
- * writer encodes them in the header's byte order (spec/xray.md, "Basic mode").
+ * writer encodes them in the header's byte order (spec/xray/xray.md, "Basic mode").
  */
 #ifndef TC_XRAY_BASIC_MODEL_H
 #define TC_XRAY_BASIC_MODEL_H

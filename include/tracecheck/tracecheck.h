@@ -116,7 +116,7 @@ typedef struct tc_diag {
     const char *view;
 } tc_diag;
 
-/* SiFive perf data: how the file holds its ITC messages (spec/perf.md,
+/* SiFive perf data: how the file holds its ITC messages (spec/perf/perf.md,
  * "Containers"). */
 typedef enum tc_perf_container {
     TC_PERF_CONTAINER_BY_NAME = 0, /* a name ending in .itc: text; anything else: Nexus */
@@ -125,7 +125,7 @@ typedef enum tc_perf_container {
 } tc_perf_container;
 
 /* The most binaries tc_options holds: the object ids an FDR function record
- * keeps (4 bits of them, spec/xray.md). */
+ * keeps (4 bits of them, spec/xray/xray.md). */
 #define TC_MAX_BINARIES 16
 
 typedef struct tc_options {
@@ -135,7 +135,7 @@ typedef struct tc_options {
     int no_models;         /* ovni: skip the model layer (events of ovni's own model) */
     void (*on_diag)(void *user, const tc_diag *d);
     void *user;
-    /* SiFive perf data (spec/perf.md, ruling 1). These four and no_models
+    /* SiFive perf data (spec/perf/perf.md, ruling 1). These four and no_models
      * are formats' own options (perf's, ovni's), kept where this structure
      * has always had them; tc_options_set sets them by the names the formats
      * declare. */
@@ -145,11 +145,11 @@ typedef struct tc_options {
     tc_perf_container perf_container; /* default: by the file name */
     /* The programs a trace was recorded from (--binary, repeatable): their
      * instrumentation maps name the functions of an XRay trace and say
-     * which records each can write (spec/xray.md, "The program's binary").
+     * which records each can write (spec/xray/xray.md, "The program's binary").
      * The first is the main executable, object 0; the rest are shared
      * objects 1, 2, ... in the order the runtime registered them. Perf
      * data's function entry and exit records are judged against their
-     * function symbols (spec/perf.md, "The program's binary"). Paths
+     * function symbols (spec/perf/perf.md, "The program's binary"). Paths
      * the caller keeps alive as long as opt is used (tc_options_set stores
      * the pointer it is given). A format that reads no binary ignores them. */
     const char *binaries[TC_MAX_BINARIES];

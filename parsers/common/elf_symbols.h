@@ -2,7 +2,7 @@
  * The function symbols of a program (an ELF file, 32- or 64-bit, read
  * through elfutils' libelf): where each function starts, where it ends,
  * and its demangled name, for formats that judge a trace against the
- * program it was recorded from (--binary: spec/xray.md and spec/perf.md,
+ * program it was recorded from (--binary: spec/xray/xray.md and spec/perf/perf.md,
  * "The program's binary").
  */
 #ifndef TC_ELF_SYMBOLS_H

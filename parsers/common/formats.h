@@ -93,7 +93,7 @@ typedef struct tc_format_model {
 } tc_format_model;
 
 /* An input checked against a companion input of another format (a
- * DCFG-trace against its DCFG: spec/dcfg.md, rulings 13 and 20). */
+ * DCFG-trace against its DCFG: spec/dcfg/dcfg.md, rulings 13 and 20). */
 typedef struct tc_format_companion {
     tc_format format; /* the companion's: it has a tc_format_model */
     /* The companion of the input at path by the naming rule: 1 with its
@@ -164,8 +164,8 @@ const tc_format_ops *tc_format_ops_for(tc_format f);
 /* TC_FORMAT_AUTO when nothing matches. */
 tc_format tc_format_detect(const uint8_t *p, size_t n);
 /* The same, with the input's name (NULL when none) for formats the first
- * bytes cannot tell apart (DCFG and DCFG-trace, spec/dcfg.md) or that have
- * no magic number at all (SiFive perf: .rtd and .itc, spec/perf.md). */
+ * bytes cannot tell apart (DCFG and DCFG-trace, spec/dcfg/dcfg.md) or that have
+ * no magic number at all (SiFive perf: .rtd and .itc, spec/perf/perf.md). */
 tc_format tc_format_detect_named(const uint8_t *p, size_t n, const char *name);
 
 /* The j-th option format f takes, its shared options first; NULL past the

@@ -1,4 +1,4 @@
-/* Intel DCFG (spec/dcfg.md): validation, detection and canonical dump. */
+/* Intel DCFG (spec/dcfg/dcfg.md): validation, detection and canonical dump. */
 #ifndef TC_DCFG_H
 #define TC_DCFG_H
 
@@ -13,7 +13,7 @@
 void tc_dcfg_parse(tc_reader *r, const tc_parse_ctx *ctx);
 void tc_dcfg_dump(tc_jsonl *w, const void *rec);
 
-/* Detection (spec/dcfg.md, "Detection"): 0 not a DCFG-family document, 1
+/* Detection (spec/dcfg/dcfg.md, "Detection"): 0 not a DCFG-family document, 1
  * a DCFG, 2 a DCFG-trace. `name` (may be NULL) decides when the first
  * bytes do not. */
 int tc_dcfg_sniff_kind(const uint8_t *p, size_t n, const char *name);

@@ -1,5 +1,5 @@
 /*
- * The value conventions DCFG and DCFG-trace share (spec/dcfg.md rulings 3,
+ * The value conventions DCFG and DCFG-trace share (spec/dcfg/dcfg.md rulings 3,
  * 4, 5, 8 and 14). Everything is decided on the token itself, so these
  * functions hold no state and cost nothing beyond a scan of the text.
  */

@@ -1,5 +1,5 @@
 /*
- * What DCFG and DCFG-trace share (spec/dcfg.md): the integer forms of
+ * What DCFG and DCFG-trace share (spec/dcfg/dcfg.md): the integer forms of
  * ruling 4, the id range of ruling 5, table header tags (ruling 3) and the
  * version rule (ruling 8). Each check reports through the tokenizer, so a
  * finding carries the byte offset, line:column and JSON path of the value.
@@ -39,7 +39,7 @@ int tc_dcfg_major_version(tc_json *j, const tc_json_token *t, uint64_t major);
  * and DCFG-trace readers. */
 int tc_dcfg_grow(void **v, size_t *cap, size_t need, size_t elem);
 
-/* ---- the view of `tracecheck show` (fields.h; spec/dcfg.md, "The view of
+/* ---- the view of `tracecheck show` (fields.h; spec/dcfg/dcfg.md, "The view of
  * `tracecheck show`") ----
  *
  * Records are a table's header and rows, and the members of an object that

@@ -1,5 +1,5 @@
 /*
- * A DCFG as the checker holds it (spec/dcfg.md): only what cross-checks,
+ * A DCFG as the checker holds it (spec/dcfg/dcfg.md): only what cross-checks,
  * the model and the dump need. Every stored row keeps where it was read
  * (offset, line:column, and its table's path plus its row index), so a
  * finding made after the whole document was read still points at it.

@@ -21,7 +21,7 @@ const tc_format_ops tc_dcfg_format = {
     .rule_family = "DCFG",
     .spec = "dcfg",
     /* DCFG and DCFG-trace look alike: the keys, then the name, decide
-     * (spec/dcfg.md, "Detection"). */
+     * (spec/dcfg/dcfg.md, "Detection"). */
     .strength = TC_DETECT_KEYS,
     .sniff = tc_dcfg_sniff,
     .by_name = by_name,

@@ -1,5 +1,5 @@
 /*
- * A checked DCFG kept in memory for pairing with a DCFG-trace (spec/dcfg.md,
+ * A checked DCFG kept in memory for pairing with a DCFG-trace (spec/dcfg/dcfg.md,
  * ruling 13): per process its thread count, its edges (source and target
  * node) and the instruction count of each node. Lookups are O(1) or
  * O(log n); the model holds only what pairing needs.

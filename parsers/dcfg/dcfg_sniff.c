@@ -1,5 +1,5 @@
 /*
- * Telling a DCFG from a DCFG-trace (spec/dcfg.md, "Detection"). Both are
+ * Telling a DCFG from a DCFG-trace (spec/dcfg/dcfg.md, "Detection"). Both are
  * objects that usually start with MAJOR_VERSION; the keys that follow
  * decide when they fit in the bytes looked at, the file name otherwise.
  */

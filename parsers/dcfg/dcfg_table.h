@@ -23,7 +23,7 @@ typedef struct tc_dcfg_rd {
 typedef struct tc_dcfg_col {
     const char *name;
     int required;
-    /* The view of `tracecheck show` (spec/dcfg.md): the field's name, the
+    /* The view of `tracecheck show` (spec/dcfg/dcfg.md): the field's name, the
      * canonical dump's key where the dump has the value. */
     const char *key;
     /* Its value is an object or a table whose members or rows are records

@@ -1,5 +1,5 @@
 /*
- * Intel DCFG-trace (spec/dcfg.md, "DCFG-trace"): the strict streaming
+ * Intel DCFG-trace (spec/dcfg/dcfg.md, "DCFG-trace"): the strict streaming
  * reader, its canonical dump, and pairing with a DCFG. Memory holds one
  * process's transition table and dictionary at a time, never the chunks.
  */

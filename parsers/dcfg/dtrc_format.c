@@ -1,6 +1,6 @@
 /* Intel DCFG-trace: the format's descriptor (formats.h). A DCFG-trace is
  * checked against its DCFG when there is one, given with --pair or found by
- * its name (spec/dcfg.md, rulings 13 and 20). */
+ * its name (spec/dcfg/dcfg.md, rulings 13 and 20). */
 #include "../../generators/dcfg/dcfg_gen.h"
 #include "../common/formats.h"
 #include "dcfg.h"

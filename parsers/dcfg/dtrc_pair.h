@@ -1,5 +1,5 @@
 /*
- * Which DCFG a DCFG-trace file belongs to by its name (spec/dcfg.md,
+ * Which DCFG a DCFG-trace file belongs to by its name (spec/dcfg/dcfg.md,
  * ruling 20): the DCFG-trace's companion as `tracecheck validate` finds it
  * without --pair (tc_format_companion.find). Loading the DCFG and checking
  * the trace against it is every companion's (parsers/common/check.h).

@@ -76,7 +76,7 @@ typedef struct rd {
     uint64_t decode_edges;
 } rd;
 
-/* The view of `tracecheck show` (fields.h; spec/dcfg.md): table headers and
+/* The view of `tracecheck show` (fields.h; spec/dcfg/dcfg.md): table headers and
  * rows, dictionary entries and top-level members are records; each value
  * read is a field named as the dump names it. */
 #define WANT(r) TC_FIELDS_WANT((r)->d)

@@ -1,7 +1,7 @@
 /*
  * ovni runtime traces: binary streams (stream.obs), metadata (stream.json),
  * whole trace directories, and ovni's own model. The profile, event tables
- * and rulings are in spec/ovni.md; the rules are OVNI-* in spec/rules/ovni.def.
+ * and rulings are in spec/ovni/ovni.md; the rules are OVNI-* in spec/ovni/rules.def.
  */
 #ifndef TC_OVNI_H
 #define TC_OVNI_H

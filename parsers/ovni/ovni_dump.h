@@ -1,4 +1,4 @@
-/* The canonical dump of ovni traces (spec/canonical-dump.md, spec/ovni.md). */
+/* The canonical dump of ovni traces (spec/canonical-dump.md, spec/ovni/ovni.md). */
 #ifndef TC_OVNI_DUMP_H
 #define TC_OVNI_DUMP_H
 

@@ -4,7 +4,7 @@
  * ovni/event.c, cpu.c, thread.c), and tasks, task types and worksharings
  * of a process (task.c, body.c and the nosv, nanos6 and openmp models'
  * event.c). Each message names the emulator function whose refusal it
- * follows in spec/ovni.md.
+ * follows in spec/ovni/ovni.md.
  */
 #include <inttypes.h>
 #include <stdio.h>

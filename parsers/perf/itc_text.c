@@ -1,5 +1,5 @@
 /*
- * The text message list (spec/perf.md, "Text message list"): one message
+ * The text message list (spec/perf/perf.md, "Text message list"): one message
  * per line, IDTAG VALUE [TIMESTAMP]. Read byte by byte through a small
  * state machine, so a line of any length costs no memory and every error
  * has its line and column.

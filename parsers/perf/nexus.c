@@ -1,5 +1,5 @@
 /*
- * The Nexus container (spec/perf.md, "Nexus"): framing by the MSEO bits of
+ * The Nexus container (spec/perf/perf.md, "Nexus"): framing by the MSEO bits of
  * each byte, the Data Acquisition message's fields, everything else skipped
  * by its framing. Bytes are taken a window at a time and a message is
  * gathered into a 64-byte buffer, so memory is constant and no byte is

@@ -1,5 +1,5 @@
 /*
- * SiFive trace performance data (spec/perf.md): the format's entry points.
+ * SiFive trace performance data (spec/perf/perf.md): the format's entry points.
  * The container (Nexus .rtd or the text message list) turns the file into
  * ITC messages; the perf state machine (perf_sm.h) reads the perf channel's.
  */
@@ -11,7 +11,7 @@
 
 #include "../common/parse.h"
 
-/* The container a file name says (spec/perf.md, "Containers"): a name
+/* The container a file name says (spec/perf/perf.md, "Containers"): a name
  * ending in .rtd is Nexus, one ending in .itc the text message list, each
  * optionally followed by .gz, .bz2 or .zst. TC_PERF_CONTAINER_BY_NAME (0)
  * when the name says neither (or is NULL). */

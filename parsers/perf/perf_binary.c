@@ -116,7 +116,7 @@ static const tc_elf_function *holder(const tc_perf_bins *b, uint64_t addr)
 }
 
 /* A call site's function: the one holding the address as written or the
- * byte before it (spec/perf.md, ruling 21). */
+ * byte before it (spec/perf/perf.md, ruling 21). */
 static const tc_elf_function *caller(const tc_perf_bins *b, uint64_t addr)
 {
     const tc_elf_function *f = holder(b, addr);

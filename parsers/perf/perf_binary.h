@@ -2,7 +2,7 @@
  * Perf data judged against the program it was recorded from (--binary,
  * tc_options.binaries): a function entry or exit record's this_fn must be
  * where one of the program's functions starts, and its call_site inside
- * one (spec/perf.md, "The program's binary"; rules PERF-BINARY-*). Every
+ * one (spec/perf/perf.md, "The program's binary"; rules PERF-BINARY-*). Every
  * record's addresses are named after the functions that hold them.
  */
 #ifndef TC_PERF_BINARY_H

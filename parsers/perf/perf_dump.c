@@ -1,7 +1,7 @@
 /*
  * Canonical dump of SiFive perf data: the schema is spec/canonical-dump.md,
  * "SiFive perf". Values as written and, for counters, decoded per the
- * header's count type (spec/perf.md, ruling 7).
+ * header's count type (spec/perf/perf.md, ruling 7).
  */
 #include "perf_dump.h"
 #include "../common/jsonl.h"

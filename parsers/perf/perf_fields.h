@@ -3,7 +3,7 @@
  * record is one message of the container (a Nexus message, a line of a
  * text list); its fields are the container's (TCODE, SRC, IDTAG, DQDATA,
  * TIMESTAMP), the ITC write they make (channel and width), and what the
- * perf state machine reads the write as (spec/perf.md, "The view of
+ * perf state machine reads the write as (spec/perf/perf.md, "The view of
  * tracecheck show").
  */
 #ifndef TC_PERF_FIELDS_H

@@ -1,5 +1,5 @@
 /* SiFive trace performance data: the format's descriptor (formats.h) and
- * its options (spec/perf.md, ruling 1; --binary: "The program's binary"). */
+ * its options (spec/perf/perf.md, ruling 1; --binary: "The program's binary"). */
 #include <string.h>
 
 #include "../../generators/perf/perf_gen.h"
@@ -12,7 +12,7 @@
 
 /* Neither container has a magic number: the name picks perf data (.rtd,
  * .itc, also compressed), whatever the bytes (an empty .itc file is perf
- * data without messages); else only --format perf does (spec/perf.md,
+ * data without messages); else only --format perf does (spec/perf/perf.md,
  * "Containers"). */
 static int by_name(const char *name)
 {

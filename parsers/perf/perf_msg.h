@@ -1,5 +1,5 @@
 /*
- * SiFive perf data, the container layer (spec/perf.md, "Containers"): a
+ * SiFive perf data, the container layer (spec/perf/perf.md, "Containers"): a
  * Nexus .rtd file or a text message list, each read into the same sequence
  * of ITC messages for the perf parser.
  */

@@ -1,6 +1,6 @@
 /*
  * SiFive perf data: the container chosen by option or file name, its
- * messages fed to the perf state machine (spec/perf.md).
+ * messages fed to the perf state machine (spec/perf/perf.md).
  */
 #include <stdlib.h>
 #include <string.h>

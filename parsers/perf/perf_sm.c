@@ -1,5 +1,5 @@
 /*
- * The perf layer of SiFive perf data (spec/perf.md, "ITC writes", "Perf
+ * The perf layer of SiFive perf data (spec/perf/perf.md, "ITC writes", "Perf
  * data", rulings 2-11 and 14): perf-channel messages read as headers and
  * records.
  *
@@ -170,7 +170,7 @@ static const tc_perf_frame *stack_top(const tc_perf_sm *s)
 
 /* The writers record what -finstrument-functions passes: the function
  * entered or left, then the call site in its caller, for an entry and its
- * exit alike (spec/perf.md, "Function entry and exit records"). An entry
+ * exit alike (spec/perf/perf.md, "Function entry and exit records"). An entry
  * opens a call; an exit closes the innermost one, which must be of the
  * same function from the same call site. */
 static void check_call_stack(tc_perf_sm *s)
@@ -983,7 +983,7 @@ static void feed_general(tc_perf_sm *s, const tc_perf_msg *m) __attribute__((noi
 
 static inline __attribute__((always_inline)) void feed_one(tc_perf_sm *s, const tc_perf_msg *m)
 {
-    /* IDTAGs of 128 and above name no stimulus register (spec/perf.md, "ITC writes"). */
+    /* IDTAGs of 128 and above name no stimulus register (spec/perf/perf.md, "ITC writes"). */
     if (m->idtag >= 128 || m->idtag / 4 != s->channel)
         return;
     s->perf_messages++;

@@ -1,5 +1,5 @@
 /*
- * SiFive perf data, the perf layer (spec/perf.md, "ITC writes", "Perf data"
+ * SiFive perf data, the perf layer (spec/perf/perf.md, "ITC writes", "Perf data"
  * and rulings 2-11): a state machine fed the container's ITC messages one
  * at a time, which reads the perf channel's writes as headers and records,
  * reports the PERF-* rules of that layer, and passes each header and each
@@ -28,7 +28,7 @@
 #define TC_PERF_STACK 1024
 
 /* An open call, as its function entry record gives it: the function
- * entered and the call site in its caller (spec/perf.md, "Function entry
+ * entered and the call site in its caller (spec/perf/perf.md, "Function entry
  * and exit records"). */
 typedef struct tc_perf_frame {
     uint64_t fn;

@@ -1,8 +1,8 @@
 /*
  * LLVM XRay: Flight Data Recorder traces, versions 1 to 5, and basic-mode
  * ("naive") logs, versions 1 to 3, both byte orders. The grammar, record
- * tables and rulings are in spec/xray.md; the rules are XRAY-* (XRAY-BASIC-*
- * for basic mode) in spec/rules/xray.def.
+ * tables and rulings are in spec/xray/xray.md; the rules are XRAY-* (XRAY-BASIC-*
+ * for basic mode) in spec/xray/rules.def.
  */
 #ifndef TC_XRAY_H
 #define TC_XRAY_H

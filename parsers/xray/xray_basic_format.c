@@ -9,7 +9,7 @@
 #include "xray_dump.h"
 
 /* Its rules: the XRAY-BASIC-* ones and the header's and the binary's
- * (--binary), which FDR traces share (spec/xray.md, rulings 13 to 16). */
+ * (--binary), which FDR traces share (spec/xray/xray.md, rulings 13 to 16). */
 static int has_rule(const tc_rule_info *r)
 {
     return !strncmp(r->id, "XRAY-BASIC-", 11) || !strncmp(r->id, "XRAY-HEADER-", 12) ||

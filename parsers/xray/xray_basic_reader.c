@@ -1,7 +1,7 @@
 /*
  * Strict streaming reader of XRay basic-mode ("naive") logs: after the
  * 32-byte header, 32-byte records, each thread's buffer flushed as a block
- * (spec/xray.md, "Basic mode", rulings 13 to 16).
+ * (spec/xray/xray.md, "Basic mode", rulings 13 to 16).
  *
  *   function record:  u16 record type 0, u8 cpu, u8 type, i32 function id,
  *                     u64 tsc, u32 tid, u32 pid (version 3), 8 bytes padding

@@ -2,7 +2,7 @@
  * A trace judged against the programs it was recorded from (--binary,
  * tc_options.binaries): every function id must be one of the program's,
  * and every function record must come from a sled the function has
- * (spec/xray.md, "The program's binary"; rules XRAY-BINARY-*). Shared by
+ * (spec/xray/xray.md, "The program's binary"; rules XRAY-BINARY-*). Shared by
  * the FDR and the basic-mode readers.
  */
 #ifndef TC_XRAY_BINARY_H

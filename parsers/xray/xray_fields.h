@@ -2,7 +2,7 @@
  * What `tracecheck show` says of XRay bytes (../common/fields.h): the
  * reader calls these where it reads a record, with the values it decoded,
  * and they say which bytes held each one, named as the canonical dump
- * names them (spec/canonical-dump.md; spec/xray.md, "The view of
+ * names them (spec/canonical-dump.md; spec/xray/xray.md, "The view of
  * tracecheck show").
  */
 #ifndef TC_XRAY_FIELDS_H

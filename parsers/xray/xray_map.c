@@ -1,7 +1,7 @@
 /*
  * The instrumentation map of an ELF file, read through elfutils' libelf
  * (xray_map.h). The layout follows what LLVM writes and reads
- * (spec/xray.md, "The program's binary"): 32-byte sled entries {u64
+ * (spec/xray/xray.md, "The program's binary"): 32-byte sled entries {u64
  * address, u64 function, u8 kind, u8 always_instrument, u8 version, 13
  * bytes of padding}, PC-relative from version 2 on, absolute before it
  * (and then, in a position-independent file, zero with a relative

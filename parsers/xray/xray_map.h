@@ -3,7 +3,7 @@
  * xray_fn_idx where the compiler wrote one), read from the ELF file the
  * trace was recorded from (--binary): which function ids exist, the sleds
  * each has, and their names. The facts and their sources are in
- * spec/xray.md, "The program's binary".
+ * spec/xray/xray.md, "The program's binary".
  */
 #ifndef TC_XRAY_MAP_H
 #define TC_XRAY_MAP_H
@@ -52,7 +52,7 @@ typedef struct tc_xray_map {
     size_t nfunctions;
     /* llvm-xray's count: runs of consecutive sleds of one function. With
      * xray_fn_idx the ids are its entries (the runtime's); the two agree
-     * on every map a Debian clang writes (spec/xray.md). */
+     * on every map a Debian clang writes (spec/xray/xray.md). */
     size_t groups;
     tc_xray_fn_idx fn_idx;
     unsigned min_version, max_version; /* of the sled entries */

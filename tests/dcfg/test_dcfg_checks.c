@@ -1,4 +1,4 @@
-/* DCFG (spec/dcfg.md): the document's example made whole is valid; each
+/* DCFG (spec/dcfg/dcfg.md): the document's example made whole is valid; each
  * rule broken alone by one text replacement is reported with its values;
  * integers exact to 64 bits; dominators on irreducible and unreachable
  * graphs; hostile ids and counts. */
@@ -62,7 +62,7 @@ static void one(const char *from, const char *to, const char *rule, const char *
 }
 
 /* The same where the broken row is dropped and what refers to it is
- * reported too (the consequences are listed in spec/dcfg.md, ruling 17). */
+ * reported too (the consequences are listed in spec/dcfg/dcfg.md, ruling 17). */
 static void has(const char *from, const char *to, const char *rule, const char *needle)
 {
     ot_result r = {0};

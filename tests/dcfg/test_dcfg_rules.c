@@ -1,5 +1,5 @@
-/* DCFG rules one by one (spec/rules/dcfg.def): for each rule a document
- * that breaks it alone (the example of spec/dcfg.md changed by a few text
+/* DCFG rules one by one (spec/dcfg/rules.def): for each rule a document
+ * that breaks it alone (the example of spec/dcfg/dcfg.md changed by a few text
  * replacements, or a whole document), the finding's rule id, byte offset,
  * line:column, JSON path and the concrete values of its message. A rule of
  * the catalogue without a case here fails the coverage test. */
@@ -10,7 +10,7 @@
 #include "../ot.h"
 #include "../suites.h"
 
-/* The document's example (Doc §2, made whole: spec/dcfg.md), shared with
+/* The document's example (Doc §2, made whole: spec/dcfg/dcfg.md), shared with
  * test_dcfg_model.c. */
 const char dcfg_example[] =
     "{ \"MAJOR_VERSION\" : 1,\n"
@@ -342,7 +342,7 @@ static void test_coverage(void)
 {
     static const char *const ids[] = {
 #define TC_RULE(name, id, fam, sev, flags, ref, sum, doc) id,
-#include "../../spec/rules/dcfg.def"
+#include "../../spec/dcfg/rules.def"
 #undef TC_RULE
     };
     size_t n = sizeof ids / sizeof *ids, dcfg = 0;
@@ -356,15 +356,15 @@ static void test_coverage(void)
         CHECK(found, "rule %s has no case in tests/dcfg/test_dcfg_rules.c", ids[i]);
         CHECK(tc_rule_find(ids[i]) != NULL, "rule %s is not in the runtime catalogue", ids[i]);
     }
-    /* `grep -c TC_RULE spec/rules/dcfg.def` when run from the source tree. */
-    FILE *f = fopen("spec/rules/dcfg.def", "r");
+    /* `grep -c TC_RULE spec/dcfg/rules.def` when run from the source tree. */
+    FILE *f = fopen("spec/dcfg/rules.def", "r");
     if (f) {
         char line[4096];
         size_t count = 0;
         while (fgets(line, sizeof line, f))
             count += strstr(line, "TC_RULE") != NULL;
         fclose(f);
-        CHECK(count == dcfg, "spec/rules/dcfg.def has %zu TC_RULE lines, the table %zu", count,
+        CHECK(count == dcfg, "spec/dcfg/rules.def has %zu TC_RULE lines, the table %zu", count,
               dcfg);
     }
     CHECK(dcfg >= 42, "only %zu DCFG rules", dcfg);

@@ -1,5 +1,5 @@
 /*
- * Pairing DCFG-traces with their DCFG from files (spec/dcfg.md, rulings 13
+ * Pairing DCFG-traces with their DCFG from files (spec/dcfg/dcfg.md, rulings 13
  * and 20): the naming rule (parsers/dcfg/dtrc_pair.c), and `tracecheck
  * validate` with --pair, automatic pairing and --no-pair, run from the
  * sanitized program next to this one ($(BUILD)/san/tracecheck; check-unit
@@ -332,7 +332,7 @@ static void test_automatic_pairing(void)
 }
 
 /* Every rule page links to a spec page that exists (dcfg-trace shares
- * spec/dcfg.md). */
+ * spec/dcfg/dcfg.md). */
 static void test_rule_page_links(void)
 {
     static const char *const formats[] = {"xray", "ovni", "dcfg", "dcfg-trace"};
@@ -347,7 +347,7 @@ static void test_rule_page_links(void)
         CHECK(o.status == 0 && spec[0] && access(spec, R_OK) == 0,
               "%s: the page links to '%s', which is not a file of the tree", formats[i], spec);
         if (!strcmp(formats[i], "dcfg-trace"))
-            CHECK(!strcmp(spec, "spec/dcfg.md"), "dcfg-trace links to %s", spec);
+            CHECK(!strcmp(spec, "spec/dcfg/dcfg.md"), "dcfg-trace links to %s", spec);
         free(o.text);
     }
 }

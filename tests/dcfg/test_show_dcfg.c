@@ -1,5 +1,5 @@
 /*
- * The view of `tracecheck show` for DCFG and DCFG-trace (spec/dcfg.md,
+ * The view of `tracecheck show` for DCFG and DCFG-trace (spec/dcfg/dcfg.md,
  * "The view of `tracecheck show`"): records are table headers and rows,
  * dictionary entries and members without rows, drawn by the readers of
  * parsers/dcfg; their fields are named as the canonical dump names them,

@@ -1,4 +1,4 @@
-/* The canonical dump of ovni (spec/canonical-dump.md, spec/ovni.md): a lone
+/* The canonical dump of ovni (spec/canonical-dump.md, spec/ovni/ovni.md): a lone
  * stream, and a trace whose events of all streams are merged by clock, equal
  * clocks ordered by stream path (byte order) then by position, streams
  * whose clocks decrease kept in their own order; jumbo events, big-endian

@@ -642,7 +642,7 @@ static void test_require(void)
           ot_describe(&r));
     free(json);
     tc_ovni_meta_free(&m);
-    /* The model names and letters tracecheck knows (spec/ovni.md). */
+    /* The model names and letters tracecheck knows (spec/ovni/ovni.md). */
     static const struct {
         const char *name;
         char letter;

@@ -1,4 +1,4 @@
-/* The model layer of one stream (ruling 8, spec/ovni.md): payload sizes of
+/* The model layer of one stream (ruling 8, spec/ovni/ovni.md): payload sizes of
  * every event of ovni's own model, unknown O events, which model letters a
  * stream may use given its ovni.require, the thread state machine (every
  * transition allowed and forbidden, before the start, after the end, no
@@ -390,7 +390,7 @@ static void thread_events(ob *o, const char *values, uint64_t *clock)
 
 static void test_state_machine(void)
 {
-    /* spec/ovni.md, "Thread states": the state after each event, or the rule
+    /* spec/ovni/ovni.md, "Thread states": the state after each event, or the rule
      * that forbids it (the state then stays). */
     static const char events[] = "xeprcw";
     static const struct {

@@ -1,4 +1,4 @@
-/* Every model ovniemu 1.14.0 knows (rulings 13-17, spec/ovni.md;
+/* Every model ovniemu 1.14.0 knows (rulings 13-17, spec/ovni/ovni.md;
  * spec/ovni/models.def):
  *
  * - the table: every event found by its own MCV, every layout parsed as

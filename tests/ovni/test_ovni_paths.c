@@ -1,5 +1,5 @@
 /* Which inputs `tracecheck validate PATH...` makes of its arguments
- * (cli/paths.c, spec/ovni.md "Layout"): a named directory with a
+ * (cli/paths.c, spec/ovni/ovni.md "Layout"): a named directory with a
  * stream.json anywhere below is one ovni trace; otherwise it is searched,
  * and there a directory named "ovni", or one with loom.* subdirectories,
  * holding streams is one input; files, lone stream files included, are

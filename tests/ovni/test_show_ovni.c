@@ -1,6 +1,6 @@
 /* The view of `tracecheck show` of ovni streams (fields.h, show.h,
  * parsers/ovni/ovni_show.c): the stream header and each event a record,
- * numbered in file order; the event header's fields as spec/ovni.md and the
+ * numbered in file order; the event header's fields as spec/ovni/ovni.md and the
  * canonical dump name them, the payload by its layout's field names
  * (spec/ovni/models.def); a view by offset (inside a record, on its first
  * byte, in a multi-byte field, past the end), by record number, of a

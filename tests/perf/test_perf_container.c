@@ -1,5 +1,5 @@
 /*
- * The perf containers (parsers/perf/nexus.c, itc_text.c; spec/perf.md
+ * The perf containers (parsers/perf/nexus.c, itc_text.c; spec/perf/perf.md
  * "Containers"): Nexus framing and Data Acquisition fields, built here by
  * an encoder of the test's own, read whole and a few bytes at a time; the
  * text message list's grammar with its line and column diagnostics.

@@ -1,5 +1,5 @@
 /* The SiFive perf generator (generators/perf), checked by its own small
- * readers written from spec/perf.md rather than by the library's parser:
+ * readers written from spec/perf/perf.md rather than by the library's parser:
  * a Nexus decoder (framing, field values, fewest bytes per field), a text
  * message list reader, and a reading of the perf data grammar that notes
  * which rules a trace breaks. Valid traces break none (a second header
@@ -96,7 +96,7 @@ static void note(rd *r, int f)
     r->found |= 1ull << f;
 }
 
-/* ---- the perf data grammar (spec/perf.md, "Perf data", rulings) ---- */
+/* ---- the perf data grammar (spec/perf/perf.md, "Perf data", rulings) ---- */
 
 static void start_header(rd *r)
 {
@@ -362,7 +362,7 @@ static void itc_msg(rd *r, uint64_t idtag, uint64_t value)
         perf_msg(r, (unsigned)(idtag & 3), value);
 }
 
-/* ---- a Nexus decoder (spec/perf.md, "Nexus") ---- */
+/* ---- a Nexus decoder (spec/perf/perf.md, "Nexus") ---- */
 
 typedef struct field {
     uint64_t lo, hi;
@@ -464,7 +464,7 @@ static void read_nexus(rd *r, const uint8_t *p, size_t n, unsigned srcbits)
     perf_end(r);
 }
 
-/* ---- a text message list reader (spec/perf.md, "Text message list") ---- */
+/* ---- a text message list reader (spec/perf/perf.md, "Text message list") ---- */
 
 static int read_number(const char *s, size_t n, uint64_t *v)
 {

@@ -1,7 +1,7 @@
 /*
  * The perf layer of SiFive perf data (parsers/perf/perf_sm.c), fed ITC
  * messages directly: valid sequences and their decoded values, and each
- * PERF rule of that layer with its location and values (spec/perf.md).
+ * PERF rule of that layer with its location and values (spec/perf/perf.md).
  */
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* XRay basic-mode logs (spec/xray.md, rulings 13 to 16): detection, the
+/* XRay basic-mode logs (spec/xray/xray.md, rulings 13 to 16): detection, the
  * record layout in both byte orders, every XRAY-BASIC-* rule with the values
  * its message carries, per-thread state across interleaved blocks, the
  * canonical dump, and bounded state for many threads and deep stacks. The

@@ -5,7 +5,7 @@ independently of tracecheck (little-endian only, as the runtime writes it).
     tests/xray/producers/xray_log_facts.py [--json OUT] [--functions OUT] FILE
 
 FDR mode (header type 1, version 2 to 5, the BufferExtents framing) and basic
-mode (header type 0, 32-byte records) are walked as spec/xray.md describes
+mode (header type 0, 32-byte records) are walked as spec/xray/xray.md describes
 them; the facts are the header's fields, how many records of each kind,
 function records per function id and action, thread ids, and what the
 runtime left in the bytes no field uses (reserved bytes, padding). Used by
