@@ -52,7 +52,7 @@ LIBS := -lz -lbz2 -lzstd -lcjson -lelf -lstdc++ -lm
 
 LIB_SRCS := $(sort $(wildcard parsers/common/*.c parsers/*/*.c generators/common/*.c \
               generators/*/*.c reports/*.c conformance/runner/*.c \
-              conformance/adapters/*.c))
+              conformance/adapters/*.c conformance/adapters/*/*.c))
 CLI_SRCS := $(sort $(wildcard cli/*.c))
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)

@@ -90,7 +90,7 @@ conformance-dqr: $(TRACECHECK)
 # Test doubles stand in for dqr (not in Debian), run by the ASan/UBSan build;
 # then dqr itself, when on PATH, must depart exactly where its list says.
 check-conformance-dqr: $(TRACECHECK) $(TRACECHECK_SAN)
-	@conformance/tools/test-dqr-adapter $(TRACECHECK_SAN) conformance/cases
+	@conformance/tools/perf/test-dqr-adapter $(TRACECHECK_SAN) conformance/cases
 	@$(TRACECHECK) conformance $(TOOL_FLAGS) --impl dqr --cases conformance/cases -j $(CONF_JOBS) -q \
 	    --timeout $(DQR_TIMEOUT) --xfail conformance/xfail/dqr.txt \
 	    --report-dir $(CONF_REPORTS) || \
@@ -126,7 +126,7 @@ check-conformance-llvm-xray: $(TRACECHECK)
 # ASan/UBSan build (the runner's copying and judging are checked too); then the
 # real tools, when on PATH, must depart exactly where their lists say.
 check-conformance-ovni-tools: $(TRACECHECK) $(TRACECHECK_SAN)
-	@conformance/tools/test-ovni-adapter $(TRACECHECK_SAN) conformance/cases
+	@conformance/tools/ovni/test-ovni-adapter $(TRACECHECK_SAN) conformance/cases
 	@for t in ovniemu ovnidump ovnisort; do \
 	    $(TRACECHECK) conformance $(TOOL_FLAGS) --impl $$t --cases conformance/cases -j $(CONF_JOBS) -q \
 	        --xfail conformance/xfail/$$t.txt --report-dir $(CONF_REPORTS) || \
@@ -137,7 +137,7 @@ check-conformance-cases: $(TRACECHECK)
 	@conformance/make-cases --check --tracecheck $(TRACECHECK)
 
 check-conformance-doc:
-	@conformance/tools/llvm-xray-doc --check
+	@conformance/tools/xray/llvm-xray-doc --check
 
 CHECK_TARGETS += check-conformance-coverage check-conformance-cases check-conformance-doc \
                  check-conformance-san check-conformance-llvm-xray check-conformance-ovni-tools

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "dqr.h"
+#include "perf/dqr.h"
 
 static const tc_known_tool known_tools[] = {
     /* llvm-xray has no fdr-dump for basic-mode logs: convert reads them

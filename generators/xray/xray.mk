@@ -55,7 +55,7 @@ check-gen-xray-basic: $(TRACECHECK)
 	$(TRACECHECK) gen xray --mode basic --size 0 -o $$f && $(TRACECHECK) validate -q $$f > /dev/null && \
 	! llvm-xray convert -f yaml $$f > /dev/null 2>&1 || \
 	    { echo "llvm-xray convert now accepts a header-only basic-mode log: update" \
-	           "docs/llvm-xray.md (conformance/tools/llvm-xray-doc)"; exit 1; }; \
+	           "docs/llvm-xray.md (conformance/tools/xray/llvm-xray-doc)"; exit 1; }; \
 	echo "basic-mode generator: $$n logs (versions 1-3, both byte orders) accepted by" \
 	     "llvm-xray convert, without a finding, reproducible; a header-only log valid, as" \
 	     "documented rejected by llvm-xray convert"

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "dqr.h"
-#include "../runner/scratch.h"
+#include "../../runner/scratch.h"
 
 static int write_file(const char *path, const void *data, size_t len, tc_error *err)
 {

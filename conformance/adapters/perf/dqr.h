@@ -15,11 +15,11 @@
 #ifndef TC_CONF_DQR_H
 #define TC_CONF_DQR_H
 
-#include "../../parsers/common/error.h"
+#include "../../../parsers/common/error.h"
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../runner/impl.h"
+#include "../../runner/impl.h"
 
 /* The settings file, the stand-in ELF, and what dqr names after the ELF:
  * BASENAME.perf next to the trace, and the perf/ directory. */

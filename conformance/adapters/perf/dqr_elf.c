@@ -19,11 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../parsers/common/diag.h"
-#include "../../parsers/common/parse.h"
-#include "../../parsers/common/reader.h"
-#include "../../parsers/perf/perf.h"
-#include "../../parsers/perf/perf_sm.h"
+#include "../../../parsers/common/diag.h"
+#include "../../../parsers/common/parse.h"
+#include "../../../parsers/common/reader.h"
+#include "../../../parsers/perf/perf.h"
+#include "../../../parsers/perf/perf_sm.h"
 #include "dqr.h"
 
 /* ---- the addresses of a trace ---- */

@@ -6,7 +6,7 @@
 
 Expectations come from the rulings of spec/dcfg/dcfg.md (rulings 1-13 are the
 project's notes; cited as "ruling N") and the rule catalogue, decided before
-running anything. Hand-made documents are built with tools/dcfgcase.py from
+running anything. Hand-made documents are built with tools/dcfg/dcfgcase.py from
 its small valid Program, one thing broken per n_ case; generated ones come
 from `tracecheck gen dcfg`.
 
@@ -24,7 +24,7 @@ PAIR = 'prog'  # a pair case's files: prog.dcfg.json and prog.trace.json
 
 def _add(name, group, fmt, ext, make, call, expect, kind='hand-made', how=None):
     if how is None:
-        how = 'conformance/tools/dcfg_table.py: %s with conformance/tools/dcfgcase.py' % call
+        how = 'conformance/tools/dcfg/dcfg_table.py: %s with conformance/tools/dcfg/dcfgcase.py' % call
     CASES.append((name, group, fmt, ext, make, how, kind,
                   {k: v for k, v in expect.items() if v is not None}))
 

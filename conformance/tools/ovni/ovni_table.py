@@ -3,7 +3,7 @@
 Every case is a trace directory. Expectations come from spec/ovni/ovni.md (its
 rulings, cited as "ruling N") and the rule catalogue, decided before running
 anything. Generated cases come from `tracecheck gen ovni`; hand-made ones
-from the functions below, built with tools/ovnicase.py: corner cases the
+from the functions below, built with tools/ovni/ovnicase.py: corner cases the
 rulings settle, mostly where libovni's own tools behave otherwise (those are
 the expected failures of conformance/xfail/ovniemu.txt, ovnidump.txt and
 ovnisort.txt), and the TC-JSON rules in a stream.json.
@@ -1586,6 +1586,6 @@ def register(add):
             'tracecheck gen ovni %s -o %s' % (args, name), 'generated', group='ovni', fmt='ovni',
             ext=None, desc=desc, **expect)
     for name, fn, desc, expect in HAND:
-        add(name, fn, 'conformance/tools/ovni_table.py: %s() with conformance/tools/ovnicase.py'
+        add(name, fn, 'conformance/tools/ovni/ovni_table.py: %s() with conformance/tools/ovni/ovnicase.py'
             % fn.__name__, 'hand-made', group='ovni', fmt='ovni', ext=None, desc=desc, **expect)
 

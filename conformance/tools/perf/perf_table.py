@@ -6,7 +6,7 @@ is run with the format perf and the default options (SRC of 0 bits, channel
 6, the marker 0x70657266). Expectations come from spec/perf/perf.md (its rulings,
 cited as "ruling N") and the rule catalogue (spec/perf/rules.def), decided
 before running anything. Generated cases come from `tracecheck gen perf`;
-hand-made ones from the functions below, built with tools/perfcase.py:
+hand-made ones from the functions below, built with tools/perf/perfcase.py:
 corner cases the rulings settle, several where SiFive's decoder behaves
 otherwise (conformance/xfail/dqr.txt, docs/dqr.md).
 
@@ -149,8 +149,8 @@ def hand(name, desc, containers=('rtd',), **expect):
         for c in containers:
             n = name + ('_itc' if c == 'itc' and len(containers) > 1 else '')
             CASES.append((n, c, _maker(fn, c),
-                          'conformance/tools/perf_table.py: %s() with '
-                          'conformance/tools/perfcase.py, %s' % (fn.__name__,
+                          'conformance/tools/perf/perf_table.py: %s() with '
+                          'conformance/tools/perf/perfcase.py, %s' % (fn.__name__,
                                                                  'Nexus' if c == 'rtd'
                                                                  else 'text list'),
                           'hand-made', _expect(dict(expect, desc=desc))))

@@ -5,7 +5,7 @@ Expectations come from spec/xray/xray.md (rulings 13 to 16, and the header's
 rulings 1, 3 and 9) and the rule catalogue (spec/xray/rules.def), decided
 before running anything. Generated cases come from `tracecheck gen xray
 --mode basic`; hand-made ones from the functions below, built with
-tools/xraybasiccase.py: corner cases the rulings settle, several where LLVM's
+tools/xray/xraybasiccase.py: corner cases the rulings settle, several where LLVM's
 reader behaves otherwise (conformance/xfail/llvm-xray.txt, docs/llvm-xray.md).
 
 make-cases calls register(add) with its own add().
@@ -42,8 +42,8 @@ def hand(name, desc, **expect):
     """Decorator: a hand-made case. The function returns the bytes, or the
     bytes and the offset of the first error."""
     def register_one(fn):
-        CASES.append((name, fn, 'conformance/tools/xray_basic_table.py: %s() with '
-                      'conformance/tools/xraybasiccase.py' % fn.__name__, 'hand-made',
+        CASES.append((name, fn, 'conformance/tools/xray/xray_basic_table.py: %s() with '
+                      'conformance/tools/xray/xraybasiccase.py' % fn.__name__, 'hand-made',
                       dict(expect, desc=desc)))
         return fn
     return register_one
@@ -130,14 +130,14 @@ def runtime_garbage():
 
 
 CASES.append(('y_xray_basic_v3_runtime_garbage', runtime_garbage,
-              'conformance/tools/xray_basic_table.py: runtime_garbage() with '
-              'conformance/tools/xraybasiccase.py', 'hand-made',
+              'conformance/tools/xray/xray_basic_table.py: runtime_garbage() with '
+              'conformance/tools/xray/xraybasiccase.py', 'hand-made',
               dict(ruling='rulings 3 and 14',
                    desc='garbage in the header\'s reserved bits and union and in padding, as '
                         'recent runtimes leave it: no finding')))
 CASES.append(('y_xray_basic_v3_runtime_garbage_pedantic', runtime_garbage,
-              'conformance/tools/xray_basic_table.py: runtime_garbage() with '
-              'conformance/tools/xraybasiccase.py', 'hand-made',
+              'conformance/tools/xray/xray_basic_table.py: runtime_garbage() with '
+              'conformance/tools/xray/xraybasiccase.py', 'hand-made',
               dict(ruling='rulings 3 and 14', pedantic=True,
                    notes=['XRAY-HEADER-RESERVED-NONZERO', 'XRAY-BASIC-PADDING-NONZERO'],
                    desc='the same log validated with --pedantic: notes only (the union is '
