@@ -110,6 +110,7 @@ include tests/real-traces/real-traces.mk
 include tests/split/split.mk
 include tests/ci/ci.mk
 include tests/shards/shards.mk
+include tests/layers/layers.mk
 include parsers/install.mk
 include reports/reports.mk
 include tests/deb/deb.mk
