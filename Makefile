@@ -50,14 +50,20 @@ CFLAGS_ALL := -std=c11 $(WARNINGS) -fPIC $(CFLAGS)
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 LIBS := -lz -lbz2 -lzstd -lcjson -lelf -lstdc++ -lm
 
-LIB_SRCS := $(sort $(wildcard parsers/common/*.c parsers/*/*.c generators/common/*.c \
-              generators/*/*.c reports/*.c conformance/runner/*.c \
-              conformance/adapters/*.c conformance/adapters/*/*.c))
+# libtracecheck is the parsers: reading and checking, what its header
+# (include/tracecheck/tracecheck.h) promises. The tools' parts (generators,
+# the report writers, the conformance runner and its adapters) are an
+# internal archive that the program, the tests and the fuzzers link.
+LIB_SRCS := $(sort $(wildcard parsers/common/*.c parsers/*/*.c))
+TOOL_SRCS := $(sort $(wildcard generators/common/*.c generators/*/*.c reports/*.c \
+               conformance/runner/*.c conformance/adapters/*.c conformance/adapters/*/*.c))
 CLI_SRCS := $(sort $(wildcard cli/*.c))
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 SAN_LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/san/%.o)
+TOOL_OBJS := $(TOOL_SRCS:%.c=$(BUILD)/obj/%.o)
+SAN_TOOL_OBJS := $(TOOL_SRCS:%.c=$(BUILD)/san/%.o)
 SAN_CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/san/%.o)
 
 TRACECHECK := $(BUILD)/tracecheck
@@ -86,13 +92,25 @@ $(BUILD)/san/libtracecheck.a: $(SAN_LIB_OBJS)
 	$(call say,AR,$@)
 	$(Q)ar rcs $@ $^
 
-$(TRACECHECK): $(CLI_OBJS) $(BUILD)/libtracecheck.a
-	$(call say,LD,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(BUILD)/libtracecheck.a $(LIBS)
+$(BUILD)/libtracecheck-tools.a: $(TOOL_OBJS)
+	@rm -f $@
+	$(call say,AR,$@)
+	$(Q)ar rcs $@ $^
 
-$(TRACECHECK_SAN): $(SAN_CLI_OBJS) $(BUILD)/san/libtracecheck.a
+$(BUILD)/san/libtracecheck-tools.a: $(SAN_TOOL_OBJS)
+	@rm -f $@
+	$(call say,AR,$@)
+	$(Q)ar rcs $@ $^
+
+$(TRACECHECK): $(CLI_OBJS) $(BUILD)/libtracecheck-tools.a $(BUILD)/libtracecheck.a
 	$(call say,LD,$@)
-	$(Q)$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $@ $(SAN_CLI_OBJS) $(BUILD)/san/libtracecheck.a $(LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(BUILD)/libtracecheck-tools.a \
+	    $(BUILD)/libtracecheck.a $(LIBS)
+
+$(TRACECHECK_SAN): $(SAN_CLI_OBJS) $(BUILD)/san/libtracecheck-tools.a $(BUILD)/san/libtracecheck.a
+	$(call say,LD,$@)
+	$(Q)$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $@ $(SAN_CLI_OBJS) $(BUILD)/san/libtracecheck-tools.a \
+	    $(BUILD)/san/libtracecheck.a $(LIBS)
 
 # Not those of $(BUILD)/deb: the package build's copy of the tree has its own
 # build directory, whose dependency files name this tree's targets.

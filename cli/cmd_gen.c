@@ -31,10 +31,10 @@ static void help(void)
          "                         one is named)\n"
          "  -h, --help             this help");
     for (size_t i = 0; tc_format_at(i); i++) {
-        const tc_generator *g = tc_format_at(i)->generator;
+        const tc_generator *g = tc_generator_of(tc_format_at(i)->format);
         int seen = 0;
         for (size_t j = 0; g && j < i; j++)
-            seen |= tc_format_at(j)->generator == g;
+            seen |= tc_generator_of(tc_format_at(j)->format) == g;
         if (g && g->help && !seen)
             printf("\n%s", g->help);
     }
@@ -48,7 +48,7 @@ static size_t gen_longopts(struct option *longopts, size_t n, size_t cap, const 
 {
     size_t k = 0;
     for (size_t i = 0; tc_format_at(i); i++) {
-        const tc_generator *g = tc_format_at(i)->generator;
+        const tc_generator *g = tc_generator_of(tc_format_at(i)->format);
         for (const tc_gen_option *o = g ? g->options : NULL; o && o->name; o++) {
             size_t j = 0;
             while (j < k && strcmp(names[j], o->name) != 0)
@@ -84,10 +84,10 @@ static int list_all(void)
 {
     for (size_t i = 0; tc_format_at(i); i++) {
         const tc_format_ops *f = tc_format_at(i);
-        const tc_generator *g = f->generator;
+        const tc_generator *g = tc_generator_of(f->format);
         int seen = 0, shared = 0;
         for (size_t j = 0; g && j < i; j++) {
-            seen |= tc_format_at(j)->generator == g;
+            seen |= tc_generator_of(tc_format_at(j)->format) == g;
             shared |= !strcmp(tc_format_at(j)->rule_family, f->rule_family);
         }
         if (!g || seen)
@@ -187,7 +187,7 @@ int cmd_gen(int argc, char **argv)
         goto done;
     }
     const tc_format_ops *f = tc_format_ops_for(format);
-    const tc_generator *g = f->generator;
+    const tc_generator *g = tc_generator_of(f->format);
     if (!g) {
         status = cli_usage_error("gen", "no generator for %s yet", f->name);
         goto done;

@@ -16,7 +16,8 @@
 static int drawable(tc_format f)
 {
     const tc_format_ops *ops = tc_format_ops_for(f);
-    return ops && ops->generator && ops->generator->axes && ops->generator->case_paths;
+    return ops && tc_generator_of(ops->format) && tc_generator_of(ops->format)->axes &&
+           tc_generator_of(ops->format)->case_paths;
 }
 
 /* --format, else the formats the implementation reads, else all. */

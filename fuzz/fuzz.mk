@@ -41,7 +41,7 @@ fuzz_src = $(firstword $(wildcard $(FUZZ_DIRS:%=fuzz/%/$(1).c) $(FUZZ_DIRS:%=fuz
 fuzz_dir = $(patsubst fuzz/%/,%,$(dir $(call fuzz_src,$(1))))
 
 FUZZ_OUT := $(BUILD)/fuzz
-FUZZ_LIB_SRCS := $(filter parsers/% generators/%,$(LIB_SRCS))
+FUZZ_LIB_SRCS := $(LIB_SRCS) $(filter generators/%,$(TOOL_SRCS))
 FUZZ_TARGET_SRCS := $(foreach t,$(FUZZ_TARGETS),$(call fuzz_src,$(t)))
 FUZZ_HELPER_SRCS := $(filter-out $(FUZZ_TARGET_SRCS) %_allowlist_doc.c,\
     $(sort $(wildcard $(FUZZ_DIRS:%=fuzz/%/*.c))))

@@ -53,7 +53,7 @@ $(DIST)/libtracecheck.a: $(LIB_OBJS) $(DIST)/public.syms
 all: $(DIST)/libtracecheck.a $(BUILD)/$(SO_NAME)
 
 INSTALL_FILES := $(TRACECHECK) $(DIST)/libtracecheck.a $(BUILD)/$(SO_REAL) \
-    parsers/tracecheck.pc.in docs/tracecheck.1 $(wildcard include/tracecheck/*.h)
+    parsers/tracecheck.pc.in docs/tracecheck.1 $(wildcard include/tracecheck/*.h include/tracecheck/*.def)
 
 # No docs prerequisite: docs/rules/ is committed and not installed, and
 # regenerating it here would write into the source tree during make check.
@@ -67,7 +67,7 @@ install: $(INSTALL_FILES)
 	install -m 755 $(BUILD)/$(SO_REAL) $(DESTDIR)$(LIBDIR)/$(SO_REAL)
 	ln -sfn $(SO_REAL) $(DESTDIR)$(LIBDIR)/$(SO_NAME)
 	ln -sfn $(SO_NAME) $(DESTDIR)$(LIBDIR)/libtracecheck.so
-	install -m 644 include/tracecheck/*.h $(DESTDIR)$(INCLUDEDIR)/tracecheck/
+	install -m 644 include/tracecheck/*.h include/tracecheck/*.def $(DESTDIR)$(INCLUDEDIR)/tracecheck/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 	    -e 's|@VERSION@|$(TC_VERSION)|' parsers/tracecheck.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/tracecheck.pc
 	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/tracecheck.pc

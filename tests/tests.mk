@@ -20,8 +20,10 @@ $(UNIT_OBJS): | $(UNIT_SUITES)
 # pipes) that a strict -std=c11 build hides.
 $(UNIT_OBJS): CPPFLAGS += -D_GNU_SOURCE
 
-$(UNIT): $(UNIT_OBJS) $(BUILD)/san/libtracecheck.a
-	$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(BUILD)/san/libtracecheck.a -lcunit $(LIBS)
+$(UNIT): $(UNIT_OBJS) $(BUILD)/san/libtracecheck-tools.a $(BUILD)/san/libtracecheck.a
+	$(call say,LD,$@)
+	$(Q)$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(BUILD)/san/libtracecheck-tools.a \
+	    $(BUILD)/san/libtracecheck.a -lcunit $(LIBS)
 
 .PHONY: unit check-unit
 unit: $(UNIT)

@@ -57,7 +57,7 @@ static uint64_t draw_size(uint64_t *s)
  * refused: reason in err). */
 static void *params_of(const gx_draw *d, tc_error *err)
 {
-    const tc_generator *g = d->f->generator;
+    const tc_generator *g = tc_generator_of(d->f->format);
     void *params = calloc(1, g->params_size ? g->params_size : 1);
     if (!params)
         abort();
@@ -78,7 +78,7 @@ static void *params_of(const gx_draw *d, tc_error *err)
 /* The rules the format's mutators can break with these options. */
 static size_t rules_of(const gx_draw *d, const void *params, int *rules, size_t cap)
 {
-    const tc_generator *g = d->f->generator;
+    const tc_generator *g = tc_generator_of(d->f->format);
     size_t n = 0, m = g->mutator_count(params);
     for (size_t i = 0; i < m && n < cap; i++) {
         tc_gen_mutator mu = {0};
@@ -98,7 +98,7 @@ static uint64_t weight(tc_format f)
     if (known[f])
         return known[f];
     gx_draw d = {.f = tc_format_ops_for(f)};
-    const tc_generator *g = d.f->generator;
+    const tc_generator *g = tc_generator_of(d.f->format);
     void *params = calloc(1, g->params_size ? g->params_size : 1);
     if (!params)
         abort();
@@ -132,7 +132,7 @@ void gx_draw_pick(gx_draw *d, const tc_gen_conf_options *opt, uint64_t i)
         at -= w[k++];
     j = j * w[k] + at;
     d->f = tc_format_ops_for(opt->formats[k]);
-    const tc_generator *g = d->f->generator;
+    const tc_generator *g = tc_generator_of(d->f->format);
     d->naxes = axis_count(g);
     for (size_t a = 0; a < d->naxes; a++)
         d->value[a] = draw_value(&s, &g->axes[a]);
@@ -159,7 +159,7 @@ void gx_draw_pick(gx_draw *d, const tc_gen_conf_options *opt, uint64_t i)
 
 static int write_with(const gx_draw *d, const char *dir, char **input, tc_error *err)
 {
-    const tc_generator *g = d->f->generator;
+    const tc_generator *g = tc_generator_of(d->f->format);
     void *params = params_of(d, err);
     if (!params)
         return TC_GEN_USAGE;
@@ -198,7 +198,7 @@ int gx_draw_write(gx_draw *d, const char *dir, char **input, tc_error *err)
 
 char *gx_draw_command(const gx_draw *d)
 {
-    const tc_generator *g = d->f->generator;
+    const tc_generator *g = tc_generator_of(d->f->format);
     char *s = tc_conf_printf("tracecheck gen %s", d->f->name), *t;
     for (size_t i = 0; i < d->naxes; i++) {
         if (!strcmp(d->value[i], "-"))

@@ -102,7 +102,7 @@ static void shrink_draw(shrinker *s)
     gx_draw c = *s->d;
     c.size = 0;
     try_draw(s, &c);
-    const tc_generator *g = s->d->f->generator;
+    const tc_generator *g = tc_generator_of(s->d->f->format);
     for (size_t a = 0; a < s->d->naxes && !over(s); a++)
         for (size_t v = 0; g->axes[a].values[v] && !over(s); v++) {
             const char *value = g->axes[a].values[v];

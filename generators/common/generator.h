@@ -1,6 +1,6 @@
 /*
  * A format's generator as `tracecheck gen` drives it without knowing the
- * format (parsers/common/formats.h, tc_format_ops.generator): the options
+ * format (registered by format in generators.c: tc_generator_of): the options
  * it takes, its table of mutators, and a run that writes a trace where -o
  * says. Each generator keeps its parameters in a block of params_size
  * bytes of its own layout.
@@ -76,6 +76,10 @@ typedef struct tc_generator {
     const tc_gen_axis *axes;
     tc_gen_case_paths case_paths;
 } tc_generator;
+
+/* The generator of a format (generators.c, the registry), or NULL: the
+ * format has none. */
+const tc_generator *tc_generator_of(tc_format format);
 
 /* "dir/name" (malloc'd), or dir itself when name is NULL: for case_paths. */
 char *tc_gen_path(const char *dir, const char *name);

@@ -25,16 +25,24 @@ extern "C" {
 
 typedef enum tc_severity { TC_NOTE = 0, TC_WARNING = 1, TC_ERROR = 2 } tc_severity;
 
+/* The formats: TC_FORMAT_XRAY, TC_FORMAT_XRAY_BASIC, TC_FORMAT_PERF,
+ * TC_FORMAT_DCFG, TC_FORMAT_DCFG_TRACE, TC_FORMAT_OVNI (formats.def, one
+ * line each, with their values). */
 typedef enum tc_format {
     TC_FORMAT_AUTO = 0,
-    TC_FORMAT_XRAY,
-    TC_FORMAT_PERF,
-    TC_FORMAT_DCFG,
-    TC_FORMAT_DCFG_TRACE,
-    TC_FORMAT_OVNI,
-    TC_FORMAT_XRAY_BASIC, /* XRay basic-mode ("naive") logs; TC_FORMAT_XRAY is FDR */
-    TC_FORMAT__COUNT
+#define TC_FORMAT_ENTRY(id, value, descriptor) TC_FORMAT_##id = value,
+#include "formats.def"
+#undef TC_FORMAT_ENTRY
 } tc_format;
+
+/* One past the last format's value (the values are 1 to the number of
+ * formats). */
+enum {
+    TC_FORMAT__COUNT = 1
+#define TC_FORMAT_ENTRY(id, value, descriptor) +1
+#include "formats.def"
+#undef TC_FORMAT_ENTRY
+};
 
 /* Flags of a rule (tc_rule_info.flags). */
 #define TC_RF_PEDANTIC   1u /* reported only when tc_options.pedantic is set */

@@ -5,24 +5,16 @@
 #include "formats.h"
 
 /* Every format, in the order listings show them (--help, tracecheck
- * rules, the generators). Each descriptor is the format's own, in
- * parsers/<folder>/<fmt>_format.c. */
-#define TC_FORMAT_REGISTRY(X)                                                                     \
-    X(tc_xray_format)                                                                             \
-    X(tc_xray_basic_format)                                                                       \
-    X(tc_perf_format)                                                                             \
-    X(tc_dcfg_format)                                                                             \
-    X(tc_dtrc_format)                                                                             \
-    X(tc_ovni_format)
-
-#define DECLARE(desc) extern const tc_format_ops desc;
-TC_FORMAT_REGISTRY(DECLARE)
-#undef DECLARE
+ * rules, the generators): include/tracecheck/formats.def, one line each.
+ * Each descriptor is the format's own, in parsers/<folder>/<fmt>_format.c. */
+#define TC_FORMAT_ENTRY(id, value, descriptor) extern const tc_format_ops descriptor;
+#include "tracecheck/formats.def"
+#undef TC_FORMAT_ENTRY
 
 static const tc_format_ops *const registry[] = {
-#define ENTRY(desc) &desc,
-    TC_FORMAT_REGISTRY(ENTRY)
-#undef ENTRY
+#define TC_FORMAT_ENTRY(id, value, descriptor) &descriptor,
+#include "tracecheck/formats.def"
+#undef TC_FORMAT_ENTRY
 };
 
 #define NFORMATS (sizeof registry / sizeof registry[0])

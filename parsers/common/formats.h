@@ -4,9 +4,11 @@
  * descriptor on one line: detection by content and by name, the format's
  * options, how its inputs group (a file, a directory that is one trace, an
  * input checked against a companion input of another format), parsing, the
- * canonical dump, the rules and pages that are the format's, and its
- * generator. The program, the conformance runner and the report writers
- * reach a format only through here (docs/adding-a-format.md).
+ * canonical dump, and the rules and pages that are the format's. The
+ * program, the conformance runner and the report writers reach a format's
+ * reading only through here; its generator is the generator layer's
+ * (generators/common/generators.c), its harnesses the fuzz layer's
+ * (docs/adding-a-format.md).
  */
 #ifndef TC_FORMATS_H
 #define TC_FORMATS_H
@@ -25,7 +27,6 @@
 #define TC_SNIFF_BYTES 64
 
 struct tc_check_opts;
-struct tc_generator;
 
 /* How sure a format's detection is. Detection asks the surest first, then
  * the formats of one strength in registry order: a name that decides alone
@@ -137,7 +138,6 @@ typedef struct tc_format_ops {
     const tc_format_dir *dir;              /* NULL: inputs are files */
     const tc_format_companion *companion;  /* NULL: checked alone */
     const tc_format_model *model;          /* NULL: no format's companion */
-    const struct tc_generator *generator;  /* NULL: no generator */
     /* More documentation pages generated from the format's own tables
      * (ovni: a page per model, docs/ovni-models/NAME.md); NULL: none. */
     const struct tc_format_pages *pages;

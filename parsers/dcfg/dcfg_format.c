@@ -1,7 +1,6 @@
 /* Intel DCFG: the format's descriptor (formats.h). A DCFG is the companion
  * its DCFG-traces are checked against (dtrc_format.c): its model is what
  * they need of it. */
-#include "../../generators/dcfg/dcfg_gen.h"
 #include "../common/formats.h"
 #include "dcfg.h"
 #include "dcfg_model.h"
@@ -28,5 +27,4 @@ const tc_format_ops tc_dcfg_format = {
     .parse = tc_dcfg_parse,
     .dump = tc_dcfg_dump,
     .model = &model,
-    .generator = &dcfg_generator,
 };

@@ -1,7 +1,6 @@
 /* Intel DCFG-trace: the format's descriptor (formats.h). A DCFG-trace is
  * checked against its DCFG when there is one, given with --pair or found by
  * its name (spec/dcfg/dcfg.md, rulings 13 and 20). */
-#include "../../generators/dcfg/dcfg_gen.h"
 #include "../common/formats.h"
 #include "dcfg.h"
 #include "dtrc.h"
@@ -48,5 +47,4 @@ const tc_format_ops tc_dtrc_format = {
     .parse = tc_dtrc_parse,
     .dump = tc_dtrc_dump,
     .companion = &companion,
-    .generator = &dcfg_generator,
 };

@@ -1,7 +1,6 @@
 /* ovni runtime traces: the format's descriptor (formats.h). A trace is a
  * directory in libovni's layout; its stream files are read on their own
  * too. */
-#include "../../generators/ovni/ovni_gen.h"
 #include "../common/check.h"
 #include "../common/formats.h"
 #include "../common/options.h"
@@ -77,7 +76,6 @@ const tc_format_ops tc_ovni_format = {
     .dump = tc_ovni_dump,
     .options = options,
     .dir = &dir,
-    .generator = &ovni_generator,
     .pages = &tc_ovni_model_pages,
     .coverage_topics = models,
 };

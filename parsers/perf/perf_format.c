@@ -2,7 +2,6 @@
  * its options (spec/perf/perf.md, ruling 1; --binary: "The program's binary"). */
 #include <string.h>
 
-#include "../../generators/perf/perf_gen.h"
 #include "../common/binary_option.h"
 #include "../common/formats.h"
 #include "../common/options.h"
@@ -99,5 +98,4 @@ const tc_format_ops tc_perf_format = {
     .dump = tc_perf_dump,
     .shared_options = tc_binary_options, /* --binary */
     .options = options,
-    .generator = &perf_generator,
 };

@@ -1,7 +1,6 @@
 /* LLVM XRay basic-mode logs: the format's descriptor (formats.h). */
 #include <string.h>
 
-#include "../../generators/xray/xray_gen.h"
 #include "../common/binary_option.h"
 #include "../common/formats.h"
 #include "xray.h"
@@ -37,5 +36,4 @@ const tc_format_ops tc_xray_basic_format = {
     .split = &tc_xray_basic_split,
     .dump = tc_xray_dump,
     .shared_options = tc_binary_options, /* --binary */
-    .generator = &xray_basic_generator,
 };
