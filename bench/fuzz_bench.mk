@@ -1,7 +1,8 @@
 # The fuzzer effectiveness benchmark (docs/fuzzing.md, "Fuzzer effectiveness
-# benchmark"): libFuzzer against the bugs planted in parsers/ with TC_BUG
-# (bench/fuzz_bench_bugs.tsv), then coverage over time per harness. Results in
-# $(FUZZ_BENCH_DIR): results.md/.csv/.json, coverage.csv, coverage.png.
+# benchmark"): libFuzzer against the bugs of bench/fuzz_bench_bugs.tsv, each a
+# patch of bench/bugs applied to a copy of the parsers, then coverage over time
+# per harness. Results in $(FUZZ_BENCH_DIR): results.md/.csv/.json,
+# coverage.csv, coverage.png.
 #
 #   make fuzz-bench [FUZZ_BENCH_SECONDS=60] [FUZZ_BENCH_BUGS="4 7"] [FUZZ_BENCH_COV=no]
 FUZZ_BENCH_DIR ?= $(BUILD)/fuzz-bench
@@ -31,30 +32,53 @@ fuzz-bench: fuzz-bench-build
 
 # ---- builds ----
 
-# The fuzz-bench builds reuse fuzz/fuzz.mk's objects and rules. They compile only
-# the files that hold a TC_BUG again, with -DTC_FUZZBENCH, and link them with
-# the engine's other objects and the canaries (bench/fuzz_bench_canary.c):
+# The bugs are patches, bench/bugs/NN-name.patch, each turning one expression
+# of a parser into TC_BUG(NN, buggy, correct) (bench/fuzz_bench.h); parsers/
+# holds none of them. The bench builds copy parsers/ to $(FB_SRC), apply
+# every patch there (patch -p1, no fuzz), compile the files the patches name
+# (their +++ lines) with the header force-included, and link them with the
+# engine's other objects, as fuzz/fuzz.mk builds them, and the canaries
+# (bench/fuzz_bench_canary.c):
 #
 #   $(BUILD)/fuzz/bench-libfuzzer/<target>  every bug in, each enabled at run time
 #   $(BUILD)/fuzz/bench-regress/<target>    the same for replaying inputs
 #   $(BUILD)/fuzz/cov/<target>              regression driver with llvm-cov instrumentation
-FB_HOOKED_SRCS := $(shell grep -lw TC_BUG $(FUZZ_LIB_SRCS) 2>/dev/null)
 FB_OUT := $(FUZZ_OUT)
+# Not under $(FUZZ_OUT): fuzz/coverage.ignore leaves paths with a fuzz/ in
+# them out of the coverage instrumentation.
+FB_SRC := $(BUILD)/fuzz-bench-src
+FB_PATCHES := $(sort $(wildcard bench/bugs/*.patch))
+FB_HOOKED_SRCS := $(sort $(shell sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' $(FB_PATCHES) /dev/null))
+
+# A fresh copy each time, so that a patch never meets one already applied;
+# the stamp is older than the files patched. The parsers include headers of
+# spec/ and generators/ by relative paths (../../spec/...): links to the tree's.
+$(FB_SRC)/.patched: $(FB_PATCHES) bench/bugs $(wildcard parsers/*/*) bench/fuzz_bench.mk
+	@rm -rf $(FB_SRC) && mkdir -p $(FB_SRC) && cp -R parsers $(FB_SRC)/
+	@ln -s $(CURDIR)/spec $(CURDIR)/generators $(FB_SRC)/
+	@touch $@.tmp
+	$(call say,PATCH,$(FB_SRC))
+	$(Q)for p in $(FB_PATCHES); do \
+	    patch -p1 -F0 -f -N -s --no-backup-if-mismatch -d $(FB_SRC) -i $(CURDIR)/$$p >&2 || \
+	        { echo "fuzz-bench: $$p does not apply to parsers/" >&2; exit 1; }; \
+	done
+	@mv $@.tmp $@
+$(FB_HOOKED_SRCS:%=$(FB_SRC)/%): $(FB_SRC)/.patched ;
 
 # The canaries carry no coverage instrumentation and no sanitizer: they must
 # give the fuzzer no feedback of their own (as Magma's canaries).
-$(FB_OUT)/bench-canary.o: bench/fuzz_bench_canary.c parsers/common/fuzzbench.h
+$(FB_OUT)/bench-canary.o: bench/fuzz_bench_canary.c bench/fuzz_bench.h
 	@mkdir -p $(@D)
 	$(call say,CC-FB,$<)
-	$(Q)$(FUZZ_CC) -std=c11 $(WARNINGS) -DTC_FUZZBENCH -O1 -g -c $< -o $@
+	$(Q)$(FUZZ_CC) -std=c11 $(WARNINGS) -O1 -g -c $< -o $@
 
 # $(1): the engine whose objects and flags the bench build reuses.
 define FB_ENGINE_RULES
-$(FB_OUT)/bench-$(1)/obj/%.o: %.c $$(FZ_$(1)_DEPS)
+$(FB_OUT)/bench-$(1)/obj/%.o: $(FB_SRC)/%.c bench/fuzz_bench.h $$(FZ_$(1)_DEPS)
 	@mkdir -p $$(@D)
 	$$(call say,CC-FB,$$<)
-	$$(Q)$$(FZ_$(1)_CC) $$(CPPFLAGS) $$(FUZZ_CFLAGS) -DTC_FUZZBENCH $$(call fuzz_san,$(1)) $$(FZ_$(1)_OBJ) \
-	    -MMD -MP -c $$< -o $$@
+	$$(Q)$$(FZ_$(1)_CC) $$(CPPFLAGS) $$(FUZZ_CFLAGS) -include bench/fuzz_bench.h $$(call fuzz_san,$(1)) \
+	    $$(FZ_$(1)_OBJ) -MMD -MP -c $$< -o $$@
 
 FB_$(1)_OBJS := $$(patsubst %.c,$(FB_OUT)/bench-$(1)/obj/%.o,$(FB_HOOKED_SRCS)) \
     $$(patsubst %.c,$(FUZZ_OUT)/$(1)/obj/%.o,$$(filter-out $(FB_HOOKED_SRCS),\

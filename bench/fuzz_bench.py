@@ -25,6 +25,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 BUGS_TSV = os.path.join(HERE, "fuzz_bench_bugs.tsv")
+BUGS_DIR = os.path.join(HERE, "bugs")
 
 # The record written by bench/fuzz_bench_canary.c.
 REC_MAGIC = b"TCFZBNC1"
@@ -70,38 +71,75 @@ def load_bugs():
     return bugs
 
 
-def hooks_in_tree():
-    """{bug id: [file:line, ...]} of every TC_BUG( in parsers/."""
-    found = {}
+def hooks_in_parsers():
+    """[file:line, ...] of every TC_BUG( in parsers/: there must be none."""
+    found = []
     for d, _, files in os.walk(os.path.join(ROOT, "parsers")):
         for name in sorted(files):
-            if not name.endswith(".c"):
-                continue
             path = os.path.join(d, name)
-            with open(path) as f:
+            with open(path, errors="replace") as f:
                 for n, line in enumerate(f, 1):
-                    for m in re.finditer(r"\bTC_BUG\((\d+),", line):
-                        found.setdefault(int(m.group(1)), []).append(
-                            "%s:%d" % (os.path.relpath(path, ROOT), n))
+                    if re.search(r"\bTC_BUG\(", line):
+                        found.append("%s:%d" % (os.path.relpath(path, ROOT), n))
     return found
 
 
+def patches():
+    """{bug id: (patch, {file: [line, ...]})}: the TC_BUG(id, ...) lines that
+    each bench/bugs/NN-name.patch adds, by file and line once applied."""
+    out, errors = {}, []
+    for name in sorted(os.listdir(BUGS_DIR)):
+        if not name.endswith(".patch"):
+            continue
+        m = re.match(r"(\d\d)-[a-z0-9-]+\.patch$", name)
+        if not m:
+            errors.append("%s: not named NN-name.patch" % name)
+            continue
+        bug, rel, sites, path, n = int(m.group(1)), "bench/bugs/" + name, {}, None, 0
+        if bug in out:
+            errors.append("%s and %s: two patches for bug %d" % (out[bug][0], rel, bug))
+        with open(os.path.join(BUGS_DIR, name)) as f:
+            for line in f:
+                if line.startswith("+++ "):
+                    path = re.sub(r"^b/", "", line[4:].split()[0])
+                    sites.setdefault(path, [])
+                elif line.startswith("@@ ") and path:
+                    n = int(re.match(r"@@ -\d+(?:,\d+)? \+(\d+)", line).group(1))
+                elif path and line[:1] in (" ", "+"):
+                    for h in re.finditer(r"\bTC_BUG\((\d+),", line):
+                        if line[0] == " ":
+                            errors.append("%s: TC_BUG in a context line" % rel)
+                        elif int(h.group(1)) != bug:
+                            errors.append("%s: TC_BUG(%s, ...), not %d" % (rel, h.group(1), bug))
+                        else:
+                            sites[path].append(n)
+                    n += 1
+        if not any(sites.values()):
+            errors.append("%s adds no TC_BUG(%d, ...)" % (rel, bug))
+        out[bug] = (rel, sites)
+    return out, errors
+
+
 def check_table(bugs):
-    """Every bug of the table is planted exactly once, and nothing else is."""
-    hooks = hooks_in_tree()
+    """Every bug of the table is one patch of bench/bugs, and nothing else
+    is; parsers/ itself holds no TC_BUG."""
+    found, errors = patches()
     ids = [b["id"] for b in bugs]
-    errors = []
     if len(set(ids)) != len(ids):
         errors.append("a bug number appears twice in " + BUGS_TSV)
-    for i in ids:
-        if len(hooks.get(i, [])) != 1:
-            errors.append("bug %d: %d TC_BUG(%d, ...) in parsers/ (%s), not 1"
-                          % (i, len(hooks.get(i, [])), i, ", ".join(hooks.get(i, []))))
-    for i in sorted(set(hooks) - set(ids)):
-        errors.append("TC_BUG(%d, ...) at %s is not in %s" % (i, hooks[i][0], BUGS_TSV))
+    for b in bugs:
+        if b["id"] not in found:
+            errors.append("bug %d: no bench/bugs/%02d-name.patch" % (b["id"], b["id"]))
+        elif b["where"].split()[0] not in found[b["id"]][1]:
+            errors.append("bug %d: %s does not patch %s" % (b["id"], found[b["id"]][0],
+                                                           b["where"].split()[0]))
+    for i in sorted(set(found) - set(ids)):
+        errors.append("%s: bug %d is not in %s" % (found[i][0], i, BUGS_TSV))
+    for h in hooks_in_parsers():
+        errors.append("%s: TC_BUG in parsers/ (bugs are patches in bench/bugs)" % h)
     if errors:
-        die("the bug table and parsers/ disagree:\n  " + "\n  ".join(errors))
-    return hooks
+        die("the bug table and bench/bugs disagree:\n  " + "\n  ".join(errors))
+    return found
 
 
 def parse_harness_spec(spec):

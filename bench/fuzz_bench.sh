@@ -1,8 +1,9 @@
 #!/bin/bash
 # The fuzzer effectiveness benchmark (docs/fuzzing.md, "Fuzzer effectiveness
-# benchmark"): libFuzzer against bugs planted in parsers/ with TC_BUG, and
-# coverage over time per harness. `make fuzz-bench` builds what it needs and
-# calls this script; bench/fuzz_bench.py does the work.
+# benchmark"): libFuzzer against the bugs of bench/bugs, patched into copies of
+# the parsers (bench/fuzz_bench.mk), and coverage over time per harness.
+# `make fuzz-bench` builds what it needs and calls this script;
+# bench/fuzz_bench.py does the work.
 set -euo pipefail
 
 usage() {
