@@ -106,7 +106,7 @@ $(eval $(call FUZZ_ENGINE_RULES,cov))
 $(foreach t,$(FUZZ_C_TARGETS),$(eval $(call FUZZ_TARGET_RULES,cov,$(t),CC)))
 $(foreach t,$(FUZZ_CXX_TARGETS),$(eval $(call FUZZ_TARGET_RULES,cov,$(t),CXX)))
 
-.PHONY: fuzz-bench-build check-fuzz-bench
+.PHONY: fuzz-bench-build check-fuzz-bench check-fuzz-bench-patches
 fuzz-bench-build: $(FUZZ_TARGETS:%=$(FB_OUT)/bench-libfuzzer/%) \
     $(FUZZ_TARGETS:%=$(FB_OUT)/bench-regress/%) $(FUZZ_TARGETS:%=$(FUZZ_OUT)/libfuzzer/%) \
     $(FUZZ_TARGETS:%=$(FUZZ_OUT)/cov/%)
@@ -120,4 +120,18 @@ check-fuzz-bench: $(FB_OUT)/bench-regress/ovni_stream
 	    > $(FB_OUT)/bench-check/mcv-space.obs
 	@bench/fuzz_bench.sh --check $< 4 $(FB_OUT)/bench-check/mcv-space.obs $(FB_OUT)/bench-check
 
-CHECK_TARGETS += check-fuzz-bench
+# The patches against parsers/ as it is: each applies without fuzz (a dry
+# run), names only library sources, and the table matches them; parsers/
+# holds no TC_BUG. A parser change that breaks a patch fails here, by name.
+check-fuzz-bench-patches:
+	@fail=0; for p in $(FB_PATCHES); do \
+	    patch -p1 -F0 -f -N -s --dry-run -i $$p >&2 || \
+	        { echo "fuzz-bench: $$p does not apply to parsers/" >&2; fail=1; }; \
+	done; \
+	for f in $(filter-out $(FUZZ_LIB_SRCS),$(FB_HOOKED_SRCS)); do \
+	    echo "fuzz-bench: a patch of bench/bugs changes $$f, not a library source" >&2; fail=1; \
+	done; \
+	[ $$fail = 0 ] || exit 1
+	@bench/fuzz_bench.sh --check-bugs
+
+CHECK_TARGETS += check-fuzz-bench check-fuzz-bench-patches

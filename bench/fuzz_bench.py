@@ -4,6 +4,7 @@
 `make fuzz-bench` calls; see its --help.
 
   fuzz_bench.py check BINARY BUG INPUT DIR
+  fuzz_bench.py check-bugs           the bug table against bench/bugs
   fuzz_bench.py bugs  [options]      libFuzzer against each planted bug
   fuzz_bench.py cov   [options]      coverage over time per harness
   fuzz_bench.py table DIR            the results table again, from DIR
@@ -378,6 +379,13 @@ def cmd_bugs(a):
     write_table(a.out, bugs, results)
 
 
+def cmd_check_bugs(a):
+    found = check_table(load_bugs())
+    print("fuzz-bench: %d bugs in %s, one patch each in bench/bugs (%d sites)"
+          % (len(found), os.path.relpath(BUGS_TSV, ROOT),
+             sum(len(v) for _, s in found.values() for v in s.values())))
+
+
 def cmd_table(a):
     with open(os.path.join(a.dir, "results.json")) as f:
         results = json.load(f)
@@ -572,6 +580,7 @@ def main():
             p.add_argument("--targets", default="")
             p.add_argument("--llvm-profdata", default="llvm-profdata")
             p.add_argument("--llvm-cov", default="llvm-cov")
+    sub.add_parser("check-bugs", help="the table against bench/bugs")
     t = sub.add_parser("table")
     t.add_argument("dir")
     t = sub.add_parser("plot", help="coverage.png again from DIR/coverage.csv")
@@ -585,7 +594,7 @@ def main():
         if getattr(a, name, None):
             setattr(a, name, os.path.abspath(getattr(a, name)))
     {"check": cmd_check, "bugs": cmd_bugs, "cov": cmd_cov, "table": cmd_table,
-     "plot": cmd_plot}[a.cmd](a)
+     "plot": cmd_plot, "check-bugs": cmd_check_bugs}[a.cmd](a)
 
 
 if __name__ == "__main__":
