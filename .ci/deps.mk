@@ -29,6 +29,10 @@ DEB_PACKAGES += debhelper dpkg-dev fakeroot lintian
 # (docs/fuzzing.md); llvm gives it llvm-profdata and llvm-cov.
 DEB_PACKAGES += python3-matplotlib
 
+# patch applies the bugs of bench/bugs to a copy of the parsers (the builds
+# of `make fuzz-bench`, and make check's check-fuzz-bench-patches).
+DEB_PACKAGES += patch
+
 # zip packs the OSS-Fuzz seed corpora of fuzz/build.sh; unzip tests them and
 # python3-yaml reads the ClusterFuzzLite files in check-fuzz-ossfuzz
 # (docs/fuzzing.md, "OSS-Fuzz and ClusterFuzzLite").

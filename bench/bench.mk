@@ -96,33 +96,6 @@ bench-json: $(JSON_COMPARE)
 	  $(JSON_COMPARE) speed $(BENCH_RUNS) $$files; echo; \
 	  $(JSON_COMPARE) strict; } | tee '$(BENCH_DIR)/results-json.txt'
 
-# The fuzzer effectiveness benchmark (docs/fuzzing.md, "Fuzzer effectiveness
-# benchmark"): libFuzzer against the bugs planted in parsers/ with TC_BUG
-# (bench/fuzz_bench_bugs.tsv), then coverage over time per harness. Results in
-# $(FUZZ_BENCH_DIR): results.md/.csv/.json, coverage.csv, coverage.png.
-#
-#   make fuzz-bench [FUZZ_BENCH_SECONDS=60] [FUZZ_BENCH_BUGS="4 7"] [FUZZ_BENCH_COV=no]
-FUZZ_BENCH_DIR ?= $(BUILD)/fuzz-bench
-FUZZ_BENCH_SECONDS ?= 60
-FUZZ_BENCH_BUGS ?= all
-FUZZ_BENCH_PER_BUG ?= 0
-FUZZ_BENCH_JOBS ?= 2
-FUZZ_BENCH_COV ?= yes
-FUZZ_BENCH_COV_SECONDS ?= 60
-FUZZ_BENCH_COV_INTERVAL ?= 10
-FUZZ_BENCH_COV_TARGETS ?=
-fb_empty :=
-fb_space := $(fb_empty) $(fb_empty)
-# target:seed+seed:dict for every harness, as `make fuzz` runs it.
-FUZZ_BENCH_HARNESSES = $(foreach t,$(FUZZ_TARGETS),$(t):$(subst $(fb_space),+,$(strip \
-    $(call fuzz_seeds,$(t)))):$(call fuzz_dict,$(t)))
-
-.PHONY: fuzz-bench
-fuzz-bench: fuzz-bench-build
-	@FUZZ_BENCH_HARNESSES='$(FUZZ_BENCH_HARNESSES)' FUZZ_BENCH_SECONDS='$(FUZZ_BENCH_SECONDS)' \
-	    FUZZ_BENCH_BUGS='$(FUZZ_BENCH_BUGS)' FUZZ_BENCH_PER_BUG='$(FUZZ_BENCH_PER_BUG)' \
-	    FUZZ_BENCH_JOBS='$(FUZZ_BENCH_JOBS)' FUZZ_BENCH_COV='$(FUZZ_BENCH_COV)' \
-	    FUZZ_BENCH_COV_SECONDS='$(FUZZ_BENCH_COV_SECONDS)' \
-	    FUZZ_BENCH_COV_INTERVAL='$(FUZZ_BENCH_COV_INTERVAL)' \
-	    FUZZ_BENCH_COV_TARGETS='$(FUZZ_BENCH_COV_TARGETS)' \
-	    bench/fuzz_bench.sh $(FUZZ_OUT) $(FUZZ_BENCH_DIR)
+# The fuzzer effectiveness benchmark, make fuzz-bench (docs/fuzzing.md): its
+# builds, and check-fuzz-bench, which make check runs.
+include bench/fuzz_bench.mk

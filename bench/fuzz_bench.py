@@ -4,6 +4,7 @@
 `make fuzz-bench` calls; see its --help.
 
   fuzz_bench.py check BINARY BUG INPUT DIR
+  fuzz_bench.py check-bugs           the bug table against bench/bugs
   fuzz_bench.py bugs  [options]      libFuzzer against each planted bug
   fuzz_bench.py cov   [options]      coverage over time per harness
   fuzz_bench.py table DIR            the results table again, from DIR
@@ -25,6 +26,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 BUGS_TSV = os.path.join(HERE, "fuzz_bench_bugs.tsv")
+BUGS_DIR = os.path.join(HERE, "bugs")
 
 # The record written by bench/fuzz_bench_canary.c.
 REC_MAGIC = b"TCFZBNC1"
@@ -70,38 +72,75 @@ def load_bugs():
     return bugs
 
 
-def hooks_in_tree():
-    """{bug id: [file:line, ...]} of every TC_BUG( in parsers/."""
-    found = {}
+def hooks_in_parsers():
+    """[file:line, ...] of every TC_BUG( in parsers/: there must be none."""
+    found = []
     for d, _, files in os.walk(os.path.join(ROOT, "parsers")):
         for name in sorted(files):
-            if not name.endswith(".c"):
-                continue
             path = os.path.join(d, name)
-            with open(path) as f:
+            with open(path, errors="replace") as f:
                 for n, line in enumerate(f, 1):
-                    for m in re.finditer(r"\bTC_BUG\((\d+),", line):
-                        found.setdefault(int(m.group(1)), []).append(
-                            "%s:%d" % (os.path.relpath(path, ROOT), n))
+                    if re.search(r"\bTC_BUG\(", line):
+                        found.append("%s:%d" % (os.path.relpath(path, ROOT), n))
     return found
 
 
+def patches():
+    """{bug id: (patch, {file: [line, ...]})}: the TC_BUG(id, ...) lines that
+    each bench/bugs/NN-name.patch adds, by file and line once applied."""
+    out, errors = {}, []
+    for name in sorted(os.listdir(BUGS_DIR)):
+        if not name.endswith(".patch"):
+            continue
+        m = re.match(r"(\d\d)-[a-z0-9-]+\.patch$", name)
+        if not m:
+            errors.append("%s: not named NN-name.patch" % name)
+            continue
+        bug, rel, sites, path, n = int(m.group(1)), "bench/bugs/" + name, {}, None, 0
+        if bug in out:
+            errors.append("%s and %s: two patches for bug %d" % (out[bug][0], rel, bug))
+        with open(os.path.join(BUGS_DIR, name)) as f:
+            for line in f:
+                if line.startswith("+++ "):
+                    path = re.sub(r"^b/", "", line[4:].split()[0])
+                    sites.setdefault(path, [])
+                elif line.startswith("@@ ") and path:
+                    n = int(re.match(r"@@ -\d+(?:,\d+)? \+(\d+)", line).group(1))
+                elif path and line[:1] in (" ", "+"):
+                    for h in re.finditer(r"\bTC_BUG\((\d+),", line):
+                        if line[0] == " ":
+                            errors.append("%s: TC_BUG in a context line" % rel)
+                        elif int(h.group(1)) != bug:
+                            errors.append("%s: TC_BUG(%s, ...), not %d" % (rel, h.group(1), bug))
+                        else:
+                            sites[path].append(n)
+                    n += 1
+        if not any(sites.values()):
+            errors.append("%s adds no TC_BUG(%d, ...)" % (rel, bug))
+        out[bug] = (rel, sites)
+    return out, errors
+
+
 def check_table(bugs):
-    """Every bug of the table is planted exactly once, and nothing else is."""
-    hooks = hooks_in_tree()
+    """Every bug of the table is one patch of bench/bugs, and nothing else
+    is; parsers/ itself holds no TC_BUG."""
+    found, errors = patches()
     ids = [b["id"] for b in bugs]
-    errors = []
     if len(set(ids)) != len(ids):
         errors.append("a bug number appears twice in " + BUGS_TSV)
-    for i in ids:
-        if len(hooks.get(i, [])) != 1:
-            errors.append("bug %d: %d TC_BUG(%d, ...) in parsers/ (%s), not 1"
-                          % (i, len(hooks.get(i, [])), i, ", ".join(hooks.get(i, []))))
-    for i in sorted(set(hooks) - set(ids)):
-        errors.append("TC_BUG(%d, ...) at %s is not in %s" % (i, hooks[i][0], BUGS_TSV))
+    for b in bugs:
+        if b["id"] not in found:
+            errors.append("bug %d: no bench/bugs/%02d-name.patch" % (b["id"], b["id"]))
+        elif b["where"].split()[0] not in found[b["id"]][1]:
+            errors.append("bug %d: %s does not patch %s" % (b["id"], found[b["id"]][0],
+                                                           b["where"].split()[0]))
+    for i in sorted(set(found) - set(ids)):
+        errors.append("%s: bug %d is not in %s" % (found[i][0], i, BUGS_TSV))
+    for h in hooks_in_parsers():
+        errors.append("%s: TC_BUG in parsers/ (bugs are patches in bench/bugs)" % h)
     if errors:
-        die("the bug table and parsers/ disagree:\n  " + "\n  ".join(errors))
-    return hooks
+        die("the bug table and bench/bugs disagree:\n  " + "\n  ".join(errors))
+    return found
 
 
 def parse_harness_spec(spec):
@@ -340,6 +379,13 @@ def cmd_bugs(a):
     write_table(a.out, bugs, results)
 
 
+def cmd_check_bugs(a):
+    found = check_table(load_bugs())
+    print("fuzz-bench: %d bugs in %s, one patch each in bench/bugs (%d sites)"
+          % (len(found), os.path.relpath(BUGS_TSV, ROOT),
+             sum(len(v) for _, s in found.values() for v in s.values())))
+
+
 def cmd_table(a):
     with open(os.path.join(a.dir, "results.json")) as f:
         results = json.load(f)
@@ -534,6 +580,7 @@ def main():
             p.add_argument("--targets", default="")
             p.add_argument("--llvm-profdata", default="llvm-profdata")
             p.add_argument("--llvm-cov", default="llvm-cov")
+    sub.add_parser("check-bugs", help="the table against bench/bugs")
     t = sub.add_parser("table")
     t.add_argument("dir")
     t = sub.add_parser("plot", help="coverage.png again from DIR/coverage.csv")
@@ -547,7 +594,7 @@ def main():
         if getattr(a, name, None):
             setattr(a, name, os.path.abspath(getattr(a, name)))
     {"check": cmd_check, "bugs": cmd_bugs, "cov": cmd_cov, "table": cmd_table,
-     "plot": cmd_plot}[a.cmd](a)
+     "plot": cmd_plot, "check-bugs": cmd_check_bugs}[a.cmd](a)
 
 
 if __name__ == "__main__":

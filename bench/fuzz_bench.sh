@@ -1,8 +1,9 @@
 #!/bin/bash
 # The fuzzer effectiveness benchmark (docs/fuzzing.md, "Fuzzer effectiveness
-# benchmark"): libFuzzer against bugs planted in parsers/ with TC_BUG, and
-# coverage over time per harness. `make fuzz-bench` builds what it needs and
-# calls this script; bench/fuzz_bench.py does the work.
+# benchmark"): libFuzzer against the bugs of bench/bugs, patched into copies of
+# the parsers (bench/fuzz_bench.mk), and coverage over time per harness.
+# `make fuzz-bench` builds what it needs and calls this script;
+# bench/fuzz_bench.py does the work.
 set -euo pipefail
 
 usage() {
@@ -10,6 +11,7 @@ usage() {
 usage: bench/fuzz_bench.sh FUZZ_OUT OUT_DIR        (normally through make fuzz-bench)
        bench/fuzz_bench.sh --check BINARY BUG INPUT DIR
        bench/fuzz_bench.sh --table OUT_DIR
+       bench/fuzz_bench.sh --check-bugs
 
 Runs each selected bug's harnesses (bench/fuzz_bench_bugs.tsv) with libFuzzer
 for a fixed time from the seed corpus, the bug enabled, and reports per bug
@@ -20,6 +22,8 @@ results.md, results.csv, results.json, coverage.csv and coverage.png.
 --check replays INPUT through a fuzz-bench regression driver with bug BUG
 enabled (it must fail) and disabled (it must pass); the canary must record
 the bug reached and triggered both times. --table prints the table again.
+--check-bugs checks that bench/bugs holds one patch per bug of the table and
+that parsers/ holds no TC_BUG.
 
 Environment (make fuzz-bench passes its variables of the same names):
   FUZZ_BENCH_SECONDS        libFuzzer time per bug and harness (60)
@@ -48,6 +52,9 @@ case "${1:-}" in
 --check)
     [ $# -eq 5 ] || { usage >&2; exit 2; }
     exec "${py[@]}" check "$2" "$3" "$4" "$5" ;;
+--check-bugs)
+    [ $# -eq 1 ] || { usage >&2; exit 2; }
+    exec "${py[@]}" check-bugs ;;
 --table)
     [ $# -eq 2 ] || { usage >&2; exit 2; }
     exec "${py[@]}" table "$2" ;;

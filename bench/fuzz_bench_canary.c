@@ -1,5 +1,5 @@
 /*
- * The canaries of the fuzzer effectiveness benchmark (parsers/common/fuzzbench.h,
+ * The canaries of the fuzzer effectiveness benchmark (bench/fuzz_bench.h,
  * docs/fuzzing.md). Linked only into the fuzz-bench builds of the harnesses.
  *
  * Environment, read once per process:
@@ -34,7 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../parsers/common/fuzzbench.h"
+#include "fuzz_bench.h"
 
 #define FB_BUGS 64
 #define FB_MAGIC "TCFZBNC1"

@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
-#include "fuzzbench.h"
+
 #include "input.h"
 #include "input_pipe.h"
 
@@ -211,7 +211,7 @@ static void map_at(tc_input *in, uint64_t pos, size_t need)
     r->base_off = off;
     r->cur = r->base + (pos - off);
     r->end = r->base + len;
-    r->eof = TC_BUG(17, off + len + 1 >= in->file_size, off + len >= in->file_size);
+    r->eof = off + len >= in->file_size;
 }
 
 static void map_fill(tc_reader *r, size_t need)

@@ -1,6 +1,6 @@
 /* The chunk decoder: see dtrc_decode.h for the approach. */
 #include <string.h>
-#include "../common/fuzzbench.h"
+
 #include "dtrc_decode.h"
 #include "dtrc_simd.h"
 
@@ -67,7 +67,7 @@ static void iteration_start(dec *d, frame *f)
         return;
     }
     f->lam++;
-    if (cur.edge == f->cp.edge && cur.nacc == f->cp.nacc && TC_BUG(12, 1, cur.acc == f->cp.acc)) {
+    if (cur.edge == f->cp.edge && cur.nacc == f->cp.nacc && cur.acc == f->cp.acc) {
         /* Every f->lam iterations bring the decoder back to this state, so
          * they repeat exactly: add whole periods while more than one edge is
          * still needed after them (the last edge may fall mid-period). A
@@ -76,7 +76,7 @@ static void iteration_start(dec *d, frame *f)
         uint64_t de = cur.edges - f->cp.edges;
         uint64_t k = f->left / f->lam;
         if (de > 0) {
-            uint64_t kmax = TC_BUG(11, (d->need - d->edges) / de, (d->need - d->edges - 1) / de);
+            uint64_t kmax = (d->need - d->edges - 1) / de;
             if (k > kmax)
                 k = kmax;
             if (k > 0) {

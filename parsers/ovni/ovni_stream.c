@@ -6,7 +6,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../common/fuzzbench.h"
+
 #include "../common/bytes.h"
 #include "../common/fields.h"
 #include "ovni_show.h"
@@ -94,7 +94,7 @@ int tc_ovni_stream_header(tc_ovni_stream *s)
     return 1;
 }
 
-static int printable(uint8_t c) { return TC_BUG(4, c >= 0x20, c >= 0x21) && c <= 0x7e; }
+static int printable(uint8_t c) { return c >= 0x21 && c <= 0x7e; }
 
 /* The markers of an unsorted region, by an event header's bytes. */
 static int unsorted_begin(const uint8_t *h) { return h[1] == 'O' && h[2] == 'U' && h[3] == '['; }
@@ -210,13 +210,13 @@ static __attribute__((noinline)) int next_slow(tc_ovni_stream *s, tc_ovni_event 
         tc_report(s->d, TC_RULE_OVNI_MCV_PRINTABLE, pos + 1, 3,
                   "model, category and value bytes are %02x %02x %02x; printable ASCII "
                   "(0x21-0x7e) is required", b[1], b[2], b[3]);
-    if (TC_BUG(5, ev->clock > TC_OVNI_CLOCK_LIMIT, ev->clock >= TC_OVNI_CLOCK_LIMIT)) {
+    if (ev->clock >= TC_OVNI_CLOCK_LIMIT) {
         tc_report_ex(s->d, TC_RULE_OVNI_CLOCK_RANGE, pos + 4, 8,
                      TC_EXTRA(TC_VALUES(TC_UINT("clock", ev->clock))),
                      "event %s has clock %" PRIu64 ", 2^63 or more (negative as libovni reads it)",
                      ev->mcv, ev->clock);
     } else {
-        int inside = s->unsorted && TC_BUG(28, 1, !unsorted_end(b));
+        int inside = s->unsorted && !unsorted_end(b);
         if (s->have_clock && ev->clock < s->last_clock && inside)
             tc_report_ex(s->d, TC_RULE_OVNI_CLOCK_UNSORTED, pos + 4, 8,
                          TC_EXTRA(TC_RELATED(s->last_clock_offset, s->unsorted_at),
@@ -273,7 +273,7 @@ static __attribute__((noinline)) int next_slow(tc_ovni_stream *s, tc_ovni_event 
     uint32_t size = tc_rd32(p, s->be);
     ev->payload_len = size;
     tc_advance(r, 4);
-    if (TC_BUG(6, size > TC_OVNI_JUMBO_WRITE_LIMIT, size >= TC_OVNI_JUMBO_WRITE_LIMIT))
+    if (size >= TC_OVNI_JUMBO_WRITE_LIMIT)
         tc_report_ex(s->d, TC_RULE_OVNI_JUMBO_LARGE, pos + 12, 4,
                      TC_EXTRA(TC_VALUES(TC_UINT("size", size))),
                      "jumbo event %s holds %" PRIu32 " bytes; libovni writes less than 2 MiB",

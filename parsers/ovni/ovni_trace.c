@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "../common/fuzzbench.h"
+
 #include "../common/parse.h"
 #include "../common/diag_order.h"
 #include "../common/parallel.h"
@@ -504,7 +504,7 @@ static void check_clock_gate(tc_diag_sink *d, const stream_list *l)
             continue;
         int later = s->first_clock > ref->first_clock;
         uint64_t gap = later ? s->first_clock - ref->first_clock : ref->first_clock - s->first_clock;
-        if (gap <= TC_BUG(27, CLOCK_GATE_NS / 1000, CLOCK_GATE_NS))
+        if (gap <= CLOCK_GATE_NS)
             continue;
         d->input = s->obs;
         tc_report_ex(d, TC_RULE_OVNI_CLOCK_GATE, s->first_offset + 4, 8,

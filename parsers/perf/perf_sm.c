@@ -13,7 +13,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "../common/fuzzbench.h"
+
 #include "perf_sm.h"
 
 /* Header fields, in the order they are written. */
@@ -188,7 +188,7 @@ static void check_call_stack(tc_perf_sm *s)
         return;
     }
     const tc_perf_frame top = *stack_top(s);
-    if (top.fn == fn && TC_BUG(24, 1, top.site == site)) {
+    if (top.fn == fn && top.site == site) {
         stack_pop(s);
         return;
     }
@@ -299,7 +299,7 @@ static void counter_findings(tc_perf_sm *s, const tc_perf_msg *hi, uint64_t valu
 static inline void finish_counter(tc_perf_sm *s, const tc_perf_msg *hi)
 {
     unsigned i = s->ctr_done;
-    uint64_t value = s->ctr_msg.value | (hi ? TC_BUG(15, hi->value << 16, hi->value << 32) : 0);
+    uint64_t value = s->ctr_msg.value | (hi ? hi->value << 32 : 0);
     uint64_t mask = width_mask(s->cfg.counters[i].width);
     int fits = value <= mask;
     s->ctr_pending = 0;
@@ -537,7 +537,7 @@ static void header_step(tc_perf_sm *s, const tc_perf_msg *m)
     default:
         c->counter_info = v;
         c->csr = (uint16_t)(v & 0xfff);
-        c->width = (uint8_t)(TC_BUG(16, v >> 12 & 0x1f, v >> 12 & 0x3f) + 1);
+        c->width = (uint8_t)((v >> 12 & 0x3f) + 1);
         if (++s->hcounter == h->n_counters)
             header_done(s);
         else
@@ -588,7 +588,7 @@ static void report_before(tc_perf_sm *s, const tc_perf_msg *header)
     char span[120];
     span_text(span, sizeof span, s->before_count, &s->before_first, &s->before_last);
     const char *they = s->before_count == 1 ? "it" : "they";
-    if (TC_BUG(23, 0, s->wrapped))
+    if (s->wrapped)
         report_ex(
             s, TC_RULE_PERF_BEFORE_HEADER_WRAPPED, &s->before_first, msg_end(&s->before_last),
             TC_EXTRA(TC_RELATED(header->offset), TC_VALUES(TC_UINT("messages", s->before_count))),
@@ -1050,7 +1050,7 @@ void tc_perf_sm_finish(tc_perf_sm *s)
 {
     switch (s->state) {
     case TC_PERF_S_BEFORE:
-        if (TC_BUG(22, s->pre_count > 1, s->pre_count != 0)) {
+        if (s->pre_count) {
             /* No header anywhere: not perf data as far as can be told, so
              * nothing about these messages is judged (ruling 14). */
             char span[120];

@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../common/fuzzbench.h"
+
 #include "../common/bytes.h"
 #include "../common/split.h"
 #include "xray_basic.h"
@@ -401,14 +401,14 @@ static void function_record(basic_parser *p, uint64_t pos, const uint8_t *b)
         p->prev = PREV_UNKNOWN;
         return;
     }
-    if (type == 2 && TC_BUG(19, p->version < 1, p->version == 1))
+    if (type == 2 && p->version == 1)
         tc_report(p->d, TC_RULE_XRAY_BASIC_TAIL_EXIT_VERSION, pos + 3, 1,
                   "TailExit of function %" PRId32 " (thread %" PRIu32 ") in a version 1 log; "
                   "tail exits came with version 2", func, tid);
     bthread *t = thread(p, tid, p->version >= 3 ? pid : 0);
     if (!t->have_tsc)
         t->first_tsc = tsc;
-    if (t->have_tsc && TC_BUG(21, tsc <= t->tsc, tsc < t->tsc)) {
+    if (t->have_tsc && tsc < t->tsc) {
         char w[64];
         who(p, w, sizeof w, t->tid, t->pid);
         tc_report_ex(p->d, TC_RULE_XRAY_BASIC_TSC_BACKWARDS, pos + 8, 8,
@@ -487,7 +487,7 @@ static void argument_payload(basic_parser *p, uint64_t pos, const uint8_t *b)
                   "record of the log; a payload follows the record of its function", func, tid);
     else if (p->prev == PREV_RECORD &&
              (func != p->prev_func || tid != p->prev_tid ||
-              (TC_BUG(20, p->version > 3, p->version >= 3) && pid != p->prev_pid)))
+              (p->version >= 3 && pid != p->prev_pid)))
         misplaced_payload(p, pos, func, tid, pid);
     else if (p->prev == PREV_RECORD && p->prev_head != 3 /* EnterArg */ && !p->prev_payload)
         /* Ruling 17: compiler-rt writes payloads only after an EnterArg
@@ -684,8 +684,7 @@ static int join(void **state, const tc_split_seg *seg)
         const bthread *t = state_find(st, s->tid, s->pid, NULL);
         uint32_t depth = t ? t->depth : 0;
         fresh += !t;
-        if (t && t->have_tsc && s->have_tsc &&
-            TC_BUG(21, s->first_tsc <= t->tsc, s->first_tsc < t->tsc))
+        if (t && t->have_tsc && s->have_tsc && s->first_tsc < t->tsc)
             return 0; /* XRAY-BASIC-TSC-BACKWARDS at its first record */
         for (uint32_t k = 0; k < s->nunder && depth > 0; k++, depth--)
             if (t->stack[depth - 1] != s->under[k])

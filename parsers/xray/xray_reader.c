@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../common/fuzzbench.h"
+
 #include "../common/bytes.h"
 #include "../common/split.h"
 #include "xray.h"
@@ -200,7 +200,7 @@ static void start_buffer(xray_parser *p, uint64_t start, uint64_t length)
     p->tsc = 0;
     p->typed_events = 0;
     p->ncpus = p->cpu_next = 0;
-    p->depth = TC_BUG(18, p->depth, 0);
+    p->depth = 0;
     p->untracked = 0;
 }
 
@@ -712,7 +712,7 @@ static int event_record(xray_parser *p, uint64_t pos, const uint8_t *b, unsigned
     int32_t size = (int32_t)tc_rd32(b + 1, be);
     tc_xray_event ev = {.kind = (int)kind, .offset = pos, .size = size};
 
-    if (kind == TC_XRAY_TYPED_EVENT && TC_BUG(2, p->version < 4, p->version < 5)) {
+    if (kind == TC_XRAY_TYPED_EVENT && p->version < 5) {
         tc_report(p->d, TC_RULE_XRAY_META_KIND_VERSION, pos, TC_XRAY_METADATA_SIZE,
                   "TypedEventMarker in a version %u file; typed events exist in version 5",
                   p->version);
@@ -729,7 +729,7 @@ static int event_record(xray_parser *p, uint64_t pos, const uint8_t *b, unsigned
         return 0;
     }
     uint64_t room = p->end - pos - TC_XRAY_METADATA_SIZE;
-    if (TC_BUG(1, (uint64_t)size > room + TC_XRAY_METADATA_SIZE, (uint64_t)size > room)) {
+    if ((uint64_t)size > room) {
         char hint[200];
         typed_event_hint(p, kind == TC_XRAY_TYPED_EVENT, "buffer", hint, sizeof hint);
         tc_report_ex(p->d, TC_RULE_XRAY_EVENT_PAYLOAD_OVERFLOW, pos + 1, 4,
@@ -1133,7 +1133,7 @@ static void parse_v2(xray_parser *p)
         start_buffer(p, pos, n > UINT64_MAX - 16 ? UINT64_MAX : n + 16);
         check_reserved(p, pos, b, 8, TC_XRAY_BUFFER_EXTENTS);
         /* buffer_size - n, not n + 16: n near 2^64 must not wrap around. */
-        if (TC_BUG(3, n > p->h.buffer_size, n > p->h.buffer_size || p->h.buffer_size - n < 16))
+        if (n > p->h.buffer_size || p->h.buffer_size - n < 16)
             tc_report_ex(p->d, TC_RULE_XRAY_EXTENTS_OVER_BUFFER_SIZE, pos + 1, 8,
                          TC_EXTRA(TC_VALUES(
                              TC_UINT("buffer_bytes", n > UINT64_MAX - 16 ? UINT64_MAX : n + 16),
