@@ -129,6 +129,7 @@ include tests/split/split.mk
 include tests/ci/ci.mk
 include tests/shards/shards.mk
 include tests/layers/layers.mk
+include tests/toy/toy.mk
 include parsers/install.mk
 include reports/reports.mk
 include tests/deb/deb.mk

@@ -1,6 +1,6 @@
 /*
  * A format's generator as `tracecheck gen` drives it without knowing the
- * format (registered by format in generators.c: tc_generator_of): the options
+ * format (registered by format in generators.def: tc_generator_of): the options
  * it takes, its table of mutators, and a run that writes a trace where -o
  * says. Each generator keeps its parameters in a block of params_size
  * bytes of its own layout.
@@ -77,7 +77,7 @@ typedef struct tc_generator {
     tc_gen_case_paths case_paths;
 } tc_generator;
 
-/* The generator of a format (generators.c, the registry), or NULL: the
+/* The generator of a format (generators.def, the registry), or NULL: the
  * format has none. */
 const tc_generator *tc_generator_of(tc_format format);
 
