@@ -5,7 +5,7 @@
 # `bzip2 -dc` as baselines. Figures only: nothing here fails because a
 # figure misses its target. See docs/benchmarks.md.
 #
-#   bench/dcfg.sh
+#   bench/dcfg/dcfg.sh
 #
 # Environment (make bench-dcfg sets the first two):
 #   TRACECHECK               the release tracecheck binary            (required)
@@ -22,7 +22,7 @@
 # Files are generated once (tracecheck gen dcfg: a DCFG and its DCFG-trace)
 # and kept in BENCH_DIR; delete them to regenerate them.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 : "${TRACECHECK:?set TRACECHECK to the tracecheck binary}"
 : "${BENCH_DIR:?set BENCH_DIR to a directory for the benchmark files}"

@@ -8,7 +8,7 @@
 # nothing here fails because a figure misses its target. See
 # docs/benchmarks.md.
 #
-#   bench/ovni.sh
+#   bench/ovni/ovni.sh
 #
 # Environment (make bench sets the first two):
 #   TRACECHECK          the release tracecheck binary               (required)
@@ -22,7 +22,7 @@
 # Traces are generated once (tracecheck gen ovni) and kept in BENCH_DIR;
 # delete BENCH_DIR to regenerate them.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 : "${TRACECHECK:?set TRACECHECK to the tracecheck binary}"
 : "${BENCH_DIR:?set BENCH_DIR to a directory for the benchmark traces}"

@@ -4,7 +4,7 @@
 # same file as the baseline. Figures only: nothing here fails because a
 # figure misses its target. See docs/benchmarks.md.
 #
-#   bench/perf.sh
+#   bench/perf/perf.sh
 #
 # Environment (make bench-perf sets the first two):
 #   TRACECHECK          the release tracecheck binary               (required)
@@ -16,7 +16,7 @@
 # Traces are generated once (tracecheck gen perf) and kept in BENCH_DIR;
 # delete them to regenerate them.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 : "${TRACECHECK:?set TRACECHECK to the tracecheck binary}"
 : "${BENCH_DIR:?set BENCH_DIR to a directory for the benchmark traces}"

@@ -4,7 +4,7 @@
 # against LLVM's reader (llvm-xray fdr-dump). Figures only: nothing here fails
 # because a figure misses its target. See docs/benchmarks.md.
 #
-#   bench/xray.sh
+#   bench/xray/xray.sh
 #
 # Environment (make bench sets the first two):
 #   TRACECHECK          the release tracecheck binary               (required)
@@ -20,7 +20,7 @@
 # Traces are generated once (tracecheck gen xray --version 5) and kept in
 # BENCH_DIR; delete BENCH_DIR to regenerate them.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 : "${TRACECHECK:?set TRACECHECK to the tracecheck binary}"
 : "${BENCH_DIR:?set BENCH_DIR to a directory for the benchmark traces}"

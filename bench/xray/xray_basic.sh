@@ -5,7 +5,7 @@
 # (llvm-xray convert). Figures only: nothing here fails because a figure
 # misses its target. See docs/benchmarks.md.
 #
-#   bench/xray_basic.sh
+#   bench/xray/xray_basic.sh
 #
 # Environment (make bench sets the first two):
 #   TRACECHECK              the release tracecheck binary            (required)
@@ -20,7 +20,7 @@
 # Logs are generated once (tracecheck gen xray --mode basic) and kept in
 # BENCH_DIR; delete them to regenerate them.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 : "${TRACECHECK:?set TRACECHECK to the tracecheck binary}"
 : "${BENCH_DIR:?set BENCH_DIR to a directory for the benchmark logs}"
