@@ -79,6 +79,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/tracecheck $(DESTDIR)$(LIBDIR)/libtracecheck.a \
 	    $(DESTDIR)$(LIBDIR)/$(SO_REAL) $(DESTDIR)$(LIBDIR)/$(SO_NAME) \
 	    $(DESTDIR)$(LIBDIR)/libtracecheck.so $(DESTDIR)$(INCLUDEDIR)/tracecheck/tracecheck.h \
+	    $(DESTDIR)$(INCLUDEDIR)/tracecheck/formats.def \
 	    $(DESTDIR)$(PKGCONFIGDIR)/tracecheck.pc $(DESTDIR)$(MANDIR)/man1/tracecheck.1
 	rm -rf $(DESTDIR)$(DATADIR)/tracecheck/cases $(DESTDIR)$(DATADIR)/tracecheck/xfail
 	-rmdir $(DESTDIR)$(INCLUDEDIR)/tracecheck $(DESTDIR)$(DATADIR)/tracecheck 2>/dev/null
