@@ -7,7 +7,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "../../parsers/common/error.h"
+#include "../../parsers/common/formats.h"
 #include "../../parsers/common/input.h"
 #include "harness.h"
 
@@ -627,8 +627,7 @@ int hx_open(hx_source *s, hx_path path, const uint8_t *data, size_t size, size_t
         snprintf(name, sizeof name, "/proc/self/fd/%d", s->fd);
         tc_error why = TC_ERROR_INIT;
         s->in = tc_input_open(name, &io, &why);
-        tc_error_format(&why, err, sizeof err);
-        tc_error_free(&why);
+        hx_error_text(&why, err, sizeof err);
         FUZZ_ASSERT_MSG(s->in != NULL, "cannot open %s: %s", name, err);
         break;
     }
@@ -698,4 +697,19 @@ int hx_starts_with(const char *s, const char *prefix)
     while (*prefix && *s == *prefix)
         s++, prefix++;
     return *prefix == '\0';
+}
+
+/* ---- the library's calls that take more than one call ---- */
+
+void hx_parse(tc_format format, tc_reader *r, const tc_parse_ctx *ctx)
+{
+    const tc_format_ops *ops = tc_format_ops_for(format);
+    FUZZ_ASSERT_MSG(ops != NULL, "format %d is not in the registry", (int)format);
+    ops->parse(r, ctx);
+}
+
+void hx_error_text(tc_error *e, char *err, size_t errlen)
+{
+    tc_error_format(e, err, errlen);
+    tc_error_free(e);
 }

@@ -14,11 +14,14 @@
  *    everywhere;
  *  - a seeded random source, seeded from the input, for the choices a
  *    harness makes (paths, windows, options): every combination gets its
- *    turn over a corpus and a failure replays the same way.
+ *    turn over a corpus and a failure replays the same way;
+ *  - the library's calls that take more than one call: a format's parser
+ *    through the registry, an error chain's text.
  *
- * The library's entry points are called through fuzz/common/library.h; the
- * assertions are fuzz_helpers.h's. Oracles that judge a format
- * independently of its parser live in files of their own (fuzz/oracle_*).
+ * The harnesses call the library's parsers and generators directly, each
+ * including the headers it needs; the assertions are fuzz_helpers.h's.
+ * Oracles that judge a format independently of its parser live in files of
+ * their own (each format folder's _oracle.c files).
  */
 #ifndef TC_FUZZ_HARNESS_H
 #define TC_FUZZ_HARNESS_H
@@ -32,6 +35,8 @@ extern "C" {
 #endif
 
 #include "../../parsers/common/diag.h"
+#include "../../parsers/common/error.h"
+#include "../../parsers/common/parse.h"
 #include "../../parsers/common/reader.h"
 #include "../../parsers/common/rules.h"
 #include "fuzz_helpers.h"
@@ -261,6 +266,16 @@ size_t hx_pick_window(hx_rng *r, hx_path path);
 
 /* FNV-1a, 32 bits, of n bytes. */
 uint32_t hx_hash32(const uint8_t *p, size_t n);
+
+/* ---- the library's calls that take more than one call ---- */
+
+/* The format's parser over r, as tc_check_input runs it: the registry's
+ * entry for the format (aborts when the registry lacks it). */
+void hx_parse(tc_format format, tc_reader *r, const tc_parse_ctx *ctx);
+
+/* The text of the library's error chain e (error.h) in err, as the
+ * harnesses print it; e is freed. */
+void hx_error_text(tc_error *e, char *err, size_t errlen);
 
 /* ---- structure-aware mutators (fuzz/common/mutator.h) in a harness ---- */
 
