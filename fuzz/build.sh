@@ -64,11 +64,11 @@ mkdir -p "$OUT" "$obj"
 plan=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory \
     BUILD="$WORK/make" print-fuzz-ossfuzz) ||
     { echo "build.sh: 'make print-fuzz-ossfuzz' failed" >&2; exit 1; }
-lib_srcs=() targets=() regressions=() want=() max_len=""
+library_srcs=() targets=() regressions=() want=() max_len=""
 declare -A lang dict seeds extra source
 while read -r -a words; do
     case ${words[0]:-} in
-        lib) lib_srcs+=("${words[@]:1}") ;;
+        lib) library_srcs+=("${words[@]:1}") ;;
         max_len) max_len=${words[1]} ;;
         regressions) regressions=("${words[@]:1}") ;;
         target)
@@ -79,7 +79,7 @@ while read -r -a words; do
         source) source[${words[1]}]=${words[2]} ;;
     esac
 done <<<"$plan"
-if [ ${#targets[@]} = 0 ] || [ ${#lib_srcs[@]} = 0 ] || [ -z "$max_len" ]; then
+if [ ${#targets[@]} = 0 ] || [ ${#library_srcs[@]} = 0 ] || [ -z "$max_len" ]; then
     echo "build.sh: make print-fuzz-ossfuzz gave no targets or sources:" >&2
     echo "$plan" >&2
     exit 1
@@ -108,7 +108,7 @@ if [ -f "$CJSON_SRC/cJSON.c" ] && [ -f "$CJSON_SRC/cJSON.h" ]; then
     mkdir -p "$obj/include/cjson"
     cp "$CJSON_SRC/cJSON.h" "$obj/include/cjson/"
     cppflags=(-I"$obj/include" "${cppflags[@]}")
-    lib_srcs+=("$CJSON_SRC/cJSON.c")
+    library_srcs+=("$CJSON_SRC/cJSON.c")
     echo "build.sh: cJSON from $CJSON_SRC"
 else
     want=(cjson)
@@ -152,12 +152,12 @@ objname() { echo "$obj/$(echo "${1%.*}" | tr / _).o"; }
 
 # The library once, for every fuzzer (parsers, generators, the harnesses'
 # shared helpers).
-lib_objs=()
-for src in "${lib_srcs[@]}"; do
+library_objs=()
+for src in "${library_srcs[@]}"; do
     o=$(objname "$src")
     # shellcheck disable=SC2086 # CFLAGS is a list of flags
     spawn $CC "${cppflags[@]}" -std=c11 $CFLAGS "${fuzzcov[@]}" -c "$src" -o "$o"
-    lib_objs+=("$o")
+    library_objs+=("$o")
 done
 for t in "${targets[@]}"; do
     if [ "${lang[$t]}" = c ]; then
@@ -218,7 +218,7 @@ copy_shared_libs() { # fuzzer: the shared libraries it needs that $OUT/lib lacks
 link_c() { # fuzzer
     # Linked by the C++ driver: $LIB_FUZZING_ENGINE may need its runtime.
     # shellcheck disable=SC2086
-    $CXX $CXXFLAGS "$obj/fuzz_$1.o" "${lib_objs[@]}" $LIB_FUZZING_ENGINE "${libs[@]}" \
+    $CXX $CXXFLAGS "$obj/fuzz_$1.o" "${library_objs[@]}" $LIB_FUZZING_ENGINE "${libs[@]}" \
         "${rpath[@]}" -o "$OUT/$1" && install_extras "$1"
 }
 
@@ -258,7 +258,7 @@ build_cxx() { # fuzzer
         objs+=("$(objname "$src")")
     done
     # shellcheck disable=SC2086 # lists of flags
-    $CXX $CXXFLAGS "${objs[@]}" "${lib_objs[@]}" $LIB_FUZZING_ENGINE \
+    $CXX $CXXFLAGS "${objs[@]}" "${library_objs[@]}" $LIB_FUZZING_ENGINE \
         -L"$libdir" $llvm_libs "${libs[@]}" "${rpath[@]}" -o "$OUT/$t" || return 1
     install_extras "$t"
 }

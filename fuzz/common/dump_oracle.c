@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "library.h"
+#include "../../parsers/common/json.h"
 #include "dump_oracle.h"
 
 /* One line: strict JSON (tracecheck's own tokenizer, RFC 8259). */
@@ -17,12 +17,12 @@ void od_check_json_line(const char *line, size_t len, size_t lineno)
     hx_findings d;
     tc_diag_sink sink;
     hx_sink_init(&sink, &d, 1, 0);
-    tc_json *j = lib_json_new(&r, &sink);
+    tc_json *j = tc_json_new(&r, &sink);
     FUZZ_CHECK_ALLOC(j);
     tc_json_token t;
-    while (lib_json_next(j, &t) > 0)
+    while (tc_json_next(j, &t) > 0)
         ;
-    lib_json_free(j);
+    tc_json_free(j);
     hx_sink_finish(&sink, &d);
     if (d.n) {
         hx_print_finding(stderr, "dump", &d.v[0]);
@@ -42,12 +42,12 @@ static void check_line(const char *p, size_t n, size_t lineno, char **t, char **
     hx_findings d;
     tc_diag_sink sink;
     hx_sink_init(&sink, &d, 1, 0);
-    tc_json *j = lib_json_new(&r, &sink);
+    tc_json *j = tc_json_new(&r, &sink);
     FUZZ_CHECK_ALLOC(j);
     tc_json_token tok;
     int rc, k = 0, next_format = 0, depth = 0;
     *t = *format = NULL;
-    while ((rc = lib_json_next(j, &tok)) > 0) {
+    while ((rc = tc_json_next(j, &tok)) > 0) {
         if (k == 0)
             FUZZ_ASSERT_MSG(tok.kind == TC_JSON_OBJECT_BEGIN, "dump line %zu is no object: %.*s",
                             lineno, (int)(n < 200 ? n : 200), p);
@@ -74,7 +74,7 @@ static void check_line(const char *p, size_t n, size_t lineno, char **t, char **
             depth--;
         k++;
     }
-    lib_json_free(j);
+    tc_json_free(j);
     hx_sink_finish(&sink, &d);
     if (rc != 0 || d.n) {
         for (size_t i = 0; i < d.n && i < 3; i++)

@@ -1,24 +1,30 @@
 /*
- * The harness kit: what every fuzz harness needs, once.
+ * The harness kit: what every fuzz harness needs, once. One header; the
+ * parts are in files of their own:
  *
- *  - finding capture: a tc_diag sink that keeps a copy of every finding
- *    (rule, severity, location, JSON path, message, context) and counts;
- *  - checks and comparisons of findings: well formed (family, catalogue
- *    severity, one line of UTF-8), located in the input, equal between two
- *    runs, one run the other's less some rules (--pedantic, the model
- *    layer), one run the other's under the repeat cap;
- *  - decompression: the bytes a parser sees of a compressed input;
- *  - window replays: the same bytes through every input path the library
- *    has (the memory reader, read() and mmap windows of a file, a gzip
- *    stream, a stepped reader), with window sizes that put window ends
- *    everywhere;
- *  - a seeded random source, seeded from the input, for the choices a
- *    harness makes (paths, windows, options): every combination gets its
- *    turn over a corpus and a failure replays the same way.
+ *  - finding capture (harness_findings.c): a tc_diag sink that keeps a copy
+ *    of every finding (rule, severity, location, JSON path, message,
+ *    context) and counts;
+ *  - checks of one run (harness_checks.c): findings well formed (family,
+ *    catalogue severity, one line of UTF-8) and located in the input;
+ *  - comparisons (harness_compare.c): two runs equal, one run the other's
+ *    less some rules (--pedantic, the model layer), one run the other's
+ *    under the repeat cap, a run against the findings an oracle expects;
+ *  - inputs (harness_inputs.c): the bytes a parser sees of a compressed
+ *    input, and the same bytes through every input path the library has
+ *    (the memory reader, read() and mmap windows of a file, a gzip stream,
+ *    a stepped reader);
+ *  - a seeded random source (harness_random.c), seeded from the input, for
+ *    the choices a harness makes (paths, windows, options): every
+ *    combination gets its turn over a corpus and a failure replays the same
+ *    way; window sizes that put window ends everywhere;
+ *  - the library's calls that take more than one call (harness_library.c):
+ *    a format's parser through the registry, an error chain's text.
  *
- * The library's entry points are called through fuzz/common/library.h; the
- * assertions are fuzz_helpers.h's. Oracles that judge a format
- * independently of its parser live in files of their own (fuzz/oracle_*).
+ * The harnesses call the library's parsers and generators directly, each
+ * including the headers it needs; the assertions are fuzz_helpers.h's.
+ * Oracles that judge a format independently of its parser live in files of
+ * their own (each format folder's _oracle.c files).
  */
 #ifndef TC_FUZZ_HARNESS_H
 #define TC_FUZZ_HARNESS_H
@@ -32,6 +38,8 @@ extern "C" {
 #endif
 
 #include "../../parsers/common/diag.h"
+#include "../../parsers/common/error.h"
+#include "../../parsers/common/parse.h"
 #include "../../parsers/common/reader.h"
 #include "../../parsers/common/rules.h"
 #include "fuzz_helpers.h"
@@ -122,6 +130,12 @@ void hx_line_column_next(hx_lines *c, const uint8_t *p, size_t n, uint64_t offse
 int hx_clean_text(const char *s);
 /* Whether the rule's family is one of families (space-separated). */
 int hx_family_in(tc_rule_id rule, const char *families);
+/* Whether s starts with prefix (a rule id with its family and group,
+ * "PERF-NEXUS-"): a loop of the kit's own, asked per finding. strncmp is
+ * intercepted for libFuzzer's value profile, which costs a tenth of an
+ * execution when a harness asks it for every finding; the kit is not
+ * traced (fuzz/coverage.ignore). */
+int hx_starts_with(const char *s, const char *prefix);
 
 /* ---- comparisons of two runs ---- */
 
@@ -242,12 +256,6 @@ typedef struct hx_rng {
 /* Seeded from an FNV-1a hash of the input. */
 void hx_rng_init(hx_rng *r, const uint8_t *data, size_t size);
 
-/* Whether s starts with prefix (a rule id with its family and group,
- * "PERF-NEXUS-"): a loop of the kit's own, asked per finding. strncmp is
- * intercepted for libFuzzer's value profile, which costs a tenth of an
- * execution when a harness asks it for every finding; the kit is not
- * traced (fuzz/coverage.ignore). */
-int hx_starts_with(const char *s, const char *prefix);
 uint64_t hx_rng_next(hx_rng *r);
 /* 0 .. n-1 (0 when n is 0). */
 size_t hx_rng_below(hx_rng *r, size_t n);
@@ -261,6 +269,16 @@ size_t hx_pick_window(hx_rng *r, hx_path path);
 
 /* FNV-1a, 32 bits, of n bytes. */
 uint32_t hx_hash32(const uint8_t *p, size_t n);
+
+/* ---- the library's calls that take more than one call ---- */
+
+/* The format's parser over r, as tc_check_input runs it: the registry's
+ * entry for the format (aborts when the registry lacks it). */
+void hx_parse(tc_format format, tc_reader *r, const tc_parse_ctx *ctx);
+
+/* The text of the library's error chain e (error.h) in err, as the
+ * harnesses print it; e is freed. */
+void hx_error_text(tc_error *e, char *err, size_t errlen);
 
 /* ---- structure-aware mutators (fuzz/common/mutator.h) in a harness ---- */
 

@@ -22,11 +22,11 @@ void js_tokenize(jrun *run, tc_reader *r, uint32_t skip, int paths)
     memset(run, 0, sizeof *run);
     tc_diag_sink sink;
     hx_sink_init(&sink, &run->d, 1, 0);
-    tc_json *j = lib_json_new(r, &sink);
+    tc_json *j = tc_json_new(r, &sink);
     FUZZ_CHECK_ALLOC(j);
     for (size_t i = 0;; i++) {
         tc_json_token t;
-        int rc = lib_json_next(j, &t);
+        int rc = tc_json_next(j, &t);
         FUZZ_ASSERT_MSG(rc >= -1 && rc <= 1, "tc_json_next returned %d", rc);
         if (rc <= 0) {
             run->rc = rc;
@@ -43,7 +43,7 @@ void js_tokenize(jrun *run, tc_reader *r, uint32_t skip, int paths)
         x->offset = t.offset;
         x->line = t.line;
         x->column = t.column;
-        x->depth = lib_json_depth(j);
+        x->depth = tc_json_depth(j);
         x->end = tc_pos(r);
         if (t.kind == TC_JSON_KEY || t.kind == TC_JSON_STRING || t.kind == TC_JSON_NUMBER) {
             FUZZ_ASSERT(t.text != NULL && t.text[t.len] == '\0');
@@ -58,24 +58,24 @@ void js_tokenize(jrun *run, tc_reader *r, uint32_t skip, int paths)
             x->u64 = t.integer && t.fits && !t.negative ? t.u64 : 0;
         }
         if (paths) {
-            const char *path = lib_json_path(j);
+            const char *path = tc_json_path(j);
             FUZZ_ASSERT(path != NULL);
             x->path = dup_bytes(path, strlen(path));
         }
         if (skip && (t.kind == TC_JSON_OBJECT_BEGIN || t.kind == TC_JSON_ARRAY_BEGIN) &&
             ((uint32_t)(i * 2654435761u) ^ skip) % 3 == 0) {
             x->skipped = 1;
-            int rc2 = lib_json_skip(j, &t);
+            int rc2 = tc_json_skip(j, &t);
             FUZZ_ASSERT_MSG(rc2 == 1 || rc2 == -1, "tc_json_skip returned %d", rc2);
             x->end = tc_pos(r);
-            x->depth = lib_json_depth(j);
+            x->depth = tc_json_depth(j);
         }
     }
     /* The end is sticky: every later call says the same. */
     tc_json_token t;
-    FUZZ_ASSERT_MSG(lib_json_next(j, &t) == run->rc && lib_json_next(j, &t) == run->rc,
+    FUZZ_ASSERT_MSG(tc_json_next(j, &t) == run->rc && tc_json_next(j, &t) == run->rc,
                     "tc_json_next changed its answer after the end");
-    lib_json_free(j);
+    tc_json_free(j);
     hx_sink_finish(&sink, &run->d);
     run->end_pos = tc_pos(r);
 }

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "harness.h"
-#include "library.h"
+#include "../../parsers/common/json.h"
 
 typedef struct jtok {
     tc_json_kind kind;

@@ -236,112 +236,143 @@ static void check_string(const jtok *t, const uint8_t *p)
                     "decode to %zu", t->offset, t->len, k);
 }
 
-void jo_check_run(const jrun *run, const uint8_t *p, size_t n)
+/* ---- tokens: order, place, kind, nesting, depth, line:column ---- */
+
+/* What the tokens so far leave open. */
+typedef struct nesting {
+    char *stack; /* '{' or '[' of each open container */
+    size_t top;
+    int want_key, done; /* done: the top-level value is whole */
+    uint64_t prev_end;  /* the end of the last token */
+    char sep; /* what separates the last token from the next: ':', ',' or nothing */
+} nesting;
+
+/* Between the last token and token i, t: white space, the byte order mark
+ * at the start, and exactly one ':' after a key, one ',' between members. */
+static void check_between(nesting *s, const jtok *t, size_t i, const uint8_t *p)
 {
-    hx_lines tokens_at = {0}, findings_at = {0};
-    hx_check_well_formed(&run->d, "TC");
-    /* Tokens: order, place, kind, nesting, depth, line:column. */
-    char *stack = malloc(run->n + 1); /* '{' or '[' of each open container */
-    FUZZ_CHECK_ALLOC(stack);
-    size_t top = 0;
-    int want_key = 0, done = 0;
-    uint64_t prev_end = 0;
-    char sep = 0; /* what separates the last token from the next: ':', ',' or nothing */
+    if (t->kind == TC_JSON_OBJECT_END || t->kind == TC_JSON_ARRAY_END)
+        s->sep = s->sep == ':' ? ':' : 0;
+    int seps = 0;
+    for (uint64_t k = s->prev_end; k < t->offset; k++) {
+        if (s->sep && p[k] == (uint8_t)s->sep) {
+            seps++;
+            continue;
+        }
+        FUZZ_ASSERT_MSG(jo_ws(p[k]) || (k < 3 && i == 0 && p[0] == 0xef),
+                        "byte 0x%02x at %" PRIu64 " between tokens", p[k], k);
+    }
+    FUZZ_ASSERT_MSG(seps == (s->sep != 0), "%d '%c' before the token at %" PRIu64, seps,
+                    s->sep ? s->sep : '-', t->offset);
+}
+
+/* The token's bytes: the byte its kind starts with, a string's quotes and
+ * text, a number, a literal. */
+static void check_token_text(const jtok *t, const uint8_t *p)
+{
+    uint8_t c = p[t->offset];
+    static const char *const literal[] = {[TC_JSON_TRUE] = "true", [TC_JSON_FALSE] = "false",
+                                          [TC_JSON_NULL] = "null"};
+    switch (t->kind) {
+    case TC_JSON_OBJECT_BEGIN: FUZZ_ASSERT(c == '{'); break;
+    case TC_JSON_ARRAY_BEGIN: FUZZ_ASSERT(c == '['); break;
+    case TC_JSON_OBJECT_END: FUZZ_ASSERT(c == '}'); break;
+    case TC_JSON_ARRAY_END: FUZZ_ASSERT(c == ']'); break;
+    case TC_JSON_KEY:
+    case TC_JSON_STRING:
+        FUZZ_ASSERT_MSG(c == '"' && p[t->end - 1] == '"' && t->end - t->offset >= 2,
+                        "a string token at %" PRIu64 "-%" PRIu64 " is not in quotes",
+                        t->offset, t->end);
+        check_string(t, p);
+        break;
+    case TC_JSON_NUMBER: check_number(t, p); break;
+    case TC_JSON_TRUE:
+    case TC_JSON_FALSE:
+    case TC_JSON_NULL: {
+        const char *w = literal[t->kind];
+        FUZZ_ASSERT(t->end - t->offset == strlen(w) && memcmp(p + t->offset, w, strlen(w)) == 0);
+        break;
+    }
+    default: FUZZ_FAIL("token kind %d", t->kind);
+    }
+}
+
+/* Nesting: keys exactly where an object's member begins, closing tokens
+ * that close what is open, the depth the tokenizer says. */
+static void check_nesting(nesting *s, const jtok *t)
+{
+    int in_object = s->top > 0 && s->stack[s->top - 1] == '{';
+    if (t->kind == TC_JSON_OBJECT_END || t->kind == TC_JSON_ARRAY_END) {
+        FUZZ_ASSERT_MSG(s->top > 0 &&
+                            s->stack[s->top - 1] == (t->kind == TC_JSON_OBJECT_END ? '{' : '['),
+                        "a closing token at %" PRIu64 " that closes nothing", t->offset);
+        FUZZ_ASSERT_MSG(!in_object || s->want_key, "'}' at %" PRIu64 " after a key", t->offset);
+        s->top--;
+    } else if (t->kind == TC_JSON_KEY) {
+        FUZZ_ASSERT_MSG(in_object && s->want_key, "a key at %" PRIu64 " where none belongs",
+                        t->offset);
+        s->want_key = 0;
+        FUZZ_ASSERT(t->depth == s->top);
+        return;
+    } else {
+        FUZZ_ASSERT_MSG(!in_object || !s->want_key, "a value at %" PRIu64 " where a key belongs",
+                        t->offset);
+        if ((t->kind == TC_JSON_OBJECT_BEGIN || t->kind == TC_JSON_ARRAY_BEGIN) && !t->skipped) {
+            s->stack[s->top++] = t->kind == TC_JSON_OBJECT_BEGIN ? '{' : '[';
+            FUZZ_ASSERT_MSG(s->top <= TC_JSON_MAX_DEPTH, "nested %zu deep", s->top);
+            s->want_key = t->kind == TC_JSON_OBJECT_BEGIN;
+            FUZZ_ASSERT(t->depth == s->top);
+            return;
+        }
+    }
+    FUZZ_ASSERT_MSG(t->depth == s->top, "token at %" PRIu64 ": depth %u, nesting %zu", t->offset,
+                    t->depth, s->top);
+    if (s->top == 0) {
+        s->done = 1;
+    } else {
+        s->want_key = s->stack[s->top - 1] == '{';
+        s->sep = ','; /* unless the container ends next */
+    }
+}
+
+static void check_tokens(const jrun *run, const uint8_t *p, size_t n, nesting *s)
+{
+    hx_lines at = {0};
     for (size_t i = 0; i < run->n; i++) {
         const jtok *t = &run->t[i];
-        FUZZ_ASSERT_MSG(!done, "a token at %" PRIu64 " after the top-level value", t->offset);
-        FUZZ_ASSERT_MSG(t->offset >= prev_end && t->offset < n && t->end > t->offset &&
+        FUZZ_ASSERT_MSG(!s->done, "a token at %" PRIu64 " after the top-level value", t->offset);
+        FUZZ_ASSERT_MSG(t->offset >= s->prev_end && t->offset < n && t->end > t->offset &&
                             t->end <= n,
                         "token %zu at %" PRIu64 "-%" PRIu64 " (the one before ends at %" PRIu64
-                        ", the input has %zu bytes)", i, t->offset, t->end, prev_end, n);
-        /* Between tokens: white space, the byte order mark at the start, and
-         * exactly one ':' after a key, one ',' between members. */
-        if (t->kind == TC_JSON_OBJECT_END || t->kind == TC_JSON_ARRAY_END)
-            sep = sep == ':' ? ':' : 0;
-        int seps = 0;
-        for (uint64_t k = prev_end; k < t->offset; k++) {
-            if (sep && p[k] == (uint8_t)sep) {
-                seps++;
-                continue;
-            }
-            FUZZ_ASSERT_MSG(jo_ws(p[k]) || (k < 3 && i == 0 && p[0] == 0xef),
-                            "byte 0x%02x at %" PRIu64 " between tokens", p[k], k);
-        }
-        FUZZ_ASSERT_MSG(seps == (sep != 0), "%d '%c' before the token at %" PRIu64, seps,
-                        sep ? sep : '-', t->offset);
-        prev_end = t->end;
-        sep = t->kind == TC_JSON_KEY ? ':' : 0;
+                        ", the input has %zu bytes)", i, t->offset, t->end, s->prev_end, n);
+        check_between(s, t, i, p);
+        s->prev_end = t->end;
+        s->sep = t->kind == TC_JSON_KEY ? ':' : 0;
         uint32_t line, column;
-        hx_line_column_next(&tokens_at, p, n, t->offset, &line, &column);
+        hx_line_column_next(&at, p, n, t->offset, &line, &column);
         FUZZ_ASSERT_MSG(t->line == line && t->column == column,
                         "token at %" PRIu64 " is at %" PRIu32 ":%" PRIu32 ", not %" PRIu32
                         ":%" PRIu32, t->offset, t->line, t->column, line, column);
-        uint8_t c = p[t->offset];
-        static const char *const literal[] = {[TC_JSON_TRUE] = "true", [TC_JSON_FALSE] = "false",
-                                              [TC_JSON_NULL] = "null"};
-        switch (t->kind) {
-        case TC_JSON_OBJECT_BEGIN: FUZZ_ASSERT(c == '{'); break;
-        case TC_JSON_ARRAY_BEGIN: FUZZ_ASSERT(c == '['); break;
-        case TC_JSON_OBJECT_END: FUZZ_ASSERT(c == '}'); break;
-        case TC_JSON_ARRAY_END: FUZZ_ASSERT(c == ']'); break;
-        case TC_JSON_KEY:
-        case TC_JSON_STRING:
-            FUZZ_ASSERT_MSG(c == '"' && p[t->end - 1] == '"' && t->end - t->offset >= 2,
-                            "a string token at %" PRIu64 "-%" PRIu64 " is not in quotes",
-                            t->offset, t->end);
-            check_string(t, p);
-            break;
-        case TC_JSON_NUMBER: check_number(t, p); break;
-        case TC_JSON_TRUE:
-        case TC_JSON_FALSE:
-        case TC_JSON_NULL: {
-            const char *w = literal[t->kind];
-            FUZZ_ASSERT(t->end - t->offset == strlen(w) && memcmp(p + t->offset, w, strlen(w)) == 0);
-            break;
-        }
-        default: FUZZ_FAIL("token kind %d", t->kind);
-        }
-        /* Nesting: keys exactly where an object's member begins. */
-        int in_object = top > 0 && stack[top - 1] == '{';
-        if (t->kind == TC_JSON_OBJECT_END || t->kind == TC_JSON_ARRAY_END) {
-            FUZZ_ASSERT_MSG(top > 0 && stack[top - 1] == (t->kind == TC_JSON_OBJECT_END ? '{' : '['),
-                            "a closing token at %" PRIu64 " that closes nothing", t->offset);
-            FUZZ_ASSERT_MSG(!in_object || want_key, "'}' at %" PRIu64 " after a key", t->offset);
-            top--;
-        } else if (t->kind == TC_JSON_KEY) {
-            FUZZ_ASSERT_MSG(in_object && want_key, "a key at %" PRIu64 " where none belongs",
-                            t->offset);
-            want_key = 0;
-            FUZZ_ASSERT(t->depth == top);
-            continue;
-        } else {
-            FUZZ_ASSERT_MSG(!in_object || !want_key, "a value at %" PRIu64 " where a key belongs",
-                            t->offset);
-            if ((t->kind == TC_JSON_OBJECT_BEGIN || t->kind == TC_JSON_ARRAY_BEGIN) && !t->skipped) {
-                stack[top++] = t->kind == TC_JSON_OBJECT_BEGIN ? '{' : '[';
-                FUZZ_ASSERT_MSG(top <= TC_JSON_MAX_DEPTH, "nested %zu deep", top);
-                want_key = t->kind == TC_JSON_OBJECT_BEGIN;
-                FUZZ_ASSERT(t->depth == top);
-                continue;
-            }
-        }
-        FUZZ_ASSERT_MSG(t->depth == top, "token at %" PRIu64 ": depth %u, nesting %zu", t->offset,
-                        t->depth, top);
-        if (top == 0) {
-            done = 1;
-        } else {
-            want_key = stack[top - 1] == '{';
-            sep = ','; /* unless the container ends next */
-        }
+        check_token_text(t, p);
+        check_nesting(s, t);
     }
-    free(stack);
+}
 
-    /* Findings. */
+/* ---- findings ---- */
+
+/* Each finding at the line:column of its offset, with a JSON path; one
+ * error, the last finding, past the last token, exactly when the document
+ * is not complete (done: the top-level value is whole, ending at
+ * tokens_end); TC-JSON-BOM exactly for a leading BOM. */
+static void check_findings(const jrun *run, const uint8_t *p, size_t n, uint64_t tokens_end,
+                           int done)
+{
+    hx_lines at = {0};
     size_t fatal = 0;
     for (size_t i = 0; i < run->d.n; i++) {
         const hx_finding *d = &run->d.v[i];
         uint32_t line, column;
-        hx_line_column_next(&findings_at, p, n, d->offset, &line, &column);
+        hx_line_column_next(&at, p, n, d->offset, &line, &column);
         FUZZ_ASSERT_MSG(d->offset <= n && d->line == line && d->column == column && d->path,
                         "%s at %" PRIu64 " is at %" PRIu32 ":%" PRIu32 ", not %" PRIu32
                         ":%" PRIu32, tc_rules[d->rule].id, d->offset, d->line, d->column, line,
@@ -350,14 +381,15 @@ void jo_check_run(const jrun *run, const uint8_t *p, size_t n)
             fatal++;
             FUZZ_ASSERT_MSG(i == run->d.n - 1, "%s at %" PRIu64 " is not the last finding",
                             tc_rules[d->rule].id, d->offset);
-            FUZZ_ASSERT_MSG(d->offset >= prev_end, "%s at %" PRIu64 " before the end of the "
-                            "last token (%" PRIu64 ")", tc_rules[d->rule].id, d->offset, prev_end);
+            FUZZ_ASSERT_MSG(d->offset >= tokens_end, "%s at %" PRIu64 " before the end of the "
+                            "last token (%" PRIu64 ")", tc_rules[d->rule].id, d->offset,
+                            tokens_end);
         }
     }
     if (run->rc == 0) {
         FUZZ_ASSERT_MSG(done && fatal == 0, "a complete document %s",
                         done ? "with an error" : "without a whole value");
-        for (uint64_t k = prev_end; k < n; k++)
+        for (uint64_t k = tokens_end; k < n; k++)
             FUZZ_ASSERT_MSG(jo_ws(p[k]), "a complete document with byte 0x%02x at %" PRIu64, p[k], k);
     } else {
         FUZZ_ASSERT_MSG(fatal == 1, "a document ended by %zu errors", fatal);
@@ -370,8 +402,11 @@ void jo_check_run(const jrun *run, const uint8_t *p, size_t n)
             FUZZ_ASSERT(run->d.v[i].offset == 0 && run->d.v[i].length == 3);
         }
     FUZZ_ASSERT_MSG(boms == (size_t)bom, "%zu TC-JSON-BOM for %s", boms, bom ? "a BOM" : "none");
+}
 
-    /* TC-JSON-DUPLICATE-KEY exactly at the repeated keys. */
+/* TC-JSON-DUPLICATE-KEY exactly at the repeated keys. */
+static void check_duplicate_keys(const jrun *run)
+{
     char *dup = calloc(run->n + 1, 1);
     FUZZ_CHECK_ALLOC(dup);
     size_t ndup = find_duplicates(run, dup);
@@ -392,3 +427,13 @@ void jo_check_run(const jrun *run, const uint8_t *p, size_t n)
     free(dup);
 }
 
+void jo_check_run(const jrun *run, const uint8_t *p, size_t n)
+{
+    hx_check_well_formed(&run->d, "TC");
+    nesting s = {.stack = malloc(run->n + 1)};
+    FUZZ_CHECK_ALLOC(s.stack);
+    check_tokens(run, p, n, &s);
+    free(s.stack);
+    check_findings(run, p, n, s.prev_end, s.done);
+    check_duplicate_keys(run);
+}

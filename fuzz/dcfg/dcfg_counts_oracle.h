@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "../common/library_gen.h"
+#include "../../generators/dcfg/dcfg_gen.h"
 
 void dco_check_counts(const char *dcfg_dump, size_t dcfg_len, const char *trace_dump,
                       size_t trace_len, const dcfg_gen_stats *st);

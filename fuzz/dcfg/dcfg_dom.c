@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "../common/harness.h"
-#include "../common/library.h"
+#include "../../parsers/dcfg/dcfg_dom.h"
 #include "dcfg_dominators_oracle.h"
 
 #define MAX_EDGES 4096
@@ -39,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t e = 0; e < m; e++)
         succ[at[data[2 + 2 * e] % n]++] = data[3 + 2 * e] % n;
 
-    FUZZ_ASSERT_MSG(lib_dcfg_dominators(n, off, succ, root, got), "out of memory");
+    FUZZ_ASSERT_MSG(tc_dcfg_dominators(n, off, succ, root, got), "out of memory");
     dom_naive(n, off, succ, root, want);
     for (uint32_t v = 0; v < n; v++)
         FUZZ_ASSERT_MSG(got[v] == want[v],

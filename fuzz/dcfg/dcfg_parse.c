@@ -20,10 +20,10 @@
  *
  * dcfg_lean checks one validation, for speed.
  */
+#include "../../parsers/dcfg/dcfg_model.h"
 #include "dcfg_runs.h"
 #include "../common/harness.h"
 #include "../common/json_mutator.h"
-#include "../common/library.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -42,10 +42,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         /* What pairing asks of it must not fail on whatever was read. */
         uint32_t h = hx_hash32(pl.p, pl.n);
         uint64_t threads = 0, src = 0, dst = 0;
-        (void)lib_dcfg_model_process(model, h, &threads);
-        (void)lib_dcfg_model_edge(model, h, h >> 3, &src, &dst);
-        (void)lib_dcfg_model_node_instrs(model, h, h >> 5);
-        lib_dcfg_model_free(model);
+        (void)tc_dcfg_model_process(model, h, &threads);
+        (void)tc_dcfg_model_edge(model, h, h >> 3, &src, &dst);
+        (void)tc_dcfg_model_node_instrs(model, h, h >> 5);
+        tc_dcfg_model_free(model);
     }
     dc_run_free(&m);
     dc_run_free(&a);

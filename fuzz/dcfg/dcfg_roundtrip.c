@@ -19,7 +19,10 @@
 
 #include "dcfg_runs.h"
 #include "../common/harness.h"
-#include "../common/library_gen.h"
+#include "../../generators/common/rng.h"
+#include "../../generators/dcfg/dcfg_gen.h"
+#include "../../generators/dcfg/dcfg_roundtrip.h"
+#include "../../parsers/dcfg/dcfg_model.h"
 #include "dcfg_counts_oracle.h"
 #include "../common/dump_oracle.h"
 
@@ -36,11 +39,11 @@ static void check_clean(const dc_run *run, const char *what, const dcfg_gen_para
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     tc_rng choices;
-    lib_rng_from_bytes(&choices, data, size);
+    tc_rng_from_bytes(&choices, data, size);
     dcfg_mem m = {0};
     dcfg_gen_params used;
     dcfg_gen_stats st;
-    FUZZ_ASSERT_MSG(lib_dcfg_roundtrip_synth(&choices, &used, &m, &st) == 0,
+    FUZZ_ASSERT_MSG(dcfg_roundtrip_synth(&choices, &used, &m, &st) == 0,
                     "the generator failed on these choices");
 
     dc_run dcfg, alone, paired, load;
@@ -59,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     dc_parse_paired(&paired, hx_reader(&s), model);
     hx_close(&s);
     check_clean(&paired, "pair", &used);
-    lib_dcfg_model_free(model);
+    tc_dcfg_model_free(model);
 
     /* The edges taken, against the generator's counts and the DCFG's. */
     dco_check_counts(dcfg.dump, dcfg.dump_len, alone.dump, alone.dump_len, &st);
@@ -67,6 +70,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     dc_run_free(&alone);
     dc_run_free(&paired);
     dc_run_free(&load);
-    lib_dcfg_mem_free(&m);
+    dcfg_mem_free(&m);
     return 0;
 }

@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "dcfg_runs.h"
-#include "../common/library.h"
+#include "../../parsers/common/check.h"
+#include "../../parsers/dcfg/dcfg_model.h"
+#include "../../parsers/dcfg/dtrc.h"
 #include "../common/dump_oracle.h"
 
 void dc_validate(dc_run *run, const uint8_t *data, size_t size, tc_format format, int dump)
@@ -23,7 +25,7 @@ void dc_validate(dc_run *run, const uint8_t *data, size_t size, tc_format format
     opt.user = &run->f;
     tc_summary sum;
     if (!dump) {
-        run->status = lib_validate_buffer(data, size, "fuzz", &opt, &sum);
+        run->status = tc_validate_buffer(data, size, "fuzz", &opt, &sum);
     } else {
         FILE *f = open_memstream(&run->dump, &run->dump_len);
         FUZZ_CHECK_ALLOC(f);
@@ -32,8 +34,9 @@ void dc_validate(dc_run *run, const uint8_t *data, size_t size, tc_format format
         tc_check_opts c = {.options = &opt, .dump = f};
         tc_input *in = tc_input_open_memory(data, size, NULL);
         FUZZ_CHECK_ALLOC(in);
-        char err[256] = "";
-        run->status = lib_check_input(in, "fuzz", &c, &sum, err, sizeof err);
+        tc_error e = TC_ERROR_INIT;
+        run->status = tc_check_input(in, "fuzz", &c, &sum, &e);
+        tc_error_free(&e);
         tc_input_close(in);
         FUZZ_ASSERT_MSG(fclose(f) == 0, "writing the dump to memory failed");
     }
@@ -51,11 +54,10 @@ void dc_parse_reader(dc_run *run, tc_reader *r, tc_format format, unsigned max_r
 {
     memset(run, 0, sizeof *run);
     run->status = -1;
-    FUZZ_ASSERT_MSG(lib_has_format(format), "format %d is not in the registry", (int)format);
     tc_diag_sink sink;
     hx_sink_init(&sink, &run->f, 1, max_repeats);
     tc_parse_ctx ctx = {.diags = &sink};
-    lib_parse(format, r, &ctx);
+    hx_parse(format, r, &ctx);
     hx_sink_finish(&sink, &run->f);
 }
 
@@ -66,7 +68,7 @@ void dc_parse_paired(dc_run *run, tc_reader *r, const tc_dcfg_model *m)
     tc_diag_sink sink;
     hx_sink_init(&sink, &run->f, 1, 0);
     tc_parse_ctx ctx = {.diags = &sink};
-    lib_dtrc_parse_paired(r, &ctx, m);
+    tc_dtrc_parse_paired(r, &ctx, m);
     hx_sink_finish(&sink, &run->f);
 }
 
@@ -78,7 +80,7 @@ tc_dcfg_model *dc_load_model(dc_run *run, const uint8_t *data, size_t size)
     tc_reader_init_memory(&r, data, size);
     tc_diag_sink sink;
     hx_sink_init(&sink, &run->f, 1, 0);
-    tc_dcfg_model *m = lib_dcfg_model_load(&r, &sink);
+    tc_dcfg_model *m = tc_dcfg_model_load(&r, &sink);
     hx_sink_finish(&sink, &run->f);
     return m;
 }

@@ -5,7 +5,10 @@
 #include <string.h>
 
 #include "../common/harness.h"
-#include "../common/library.h"
+#include "../../parsers/dcfg/dtrc_decode.h"
+#include "../../parsers/dcfg/dtrc_fast.h"
+#include "../../parsers/dcfg/dtrc_seq.h"
+#include "../../parsers/dcfg/dtrc_table.h"
 #include "dtrc_naive_oracle.h"
 
 typedef unsigned __int128 u128;
@@ -89,22 +92,22 @@ static void on_problem(void *user, int kind, const tc_dtrc_row *r, const tc_dtrc
  * for decoding. */
 static void build_table(tc_dtrc_table *t, const dtrc_naive_oracle_input *in, int kept[MAX_ROWS])
 {
-    lib_dtrc_table_init(t);
+    tc_dtrc_table_init(t);
     for (size_t r = 0; r < in->nrows; r++) {
         const dtrc_naive_oracle_row *w = &in->rows[r];
         char text[33];
-        lib_dtrc_code_str(w->pad, w->len, text);
+        tc_dtrc_code_str(w->pad, w->len, text);
         uint32_t pad = 0xdeadbeef;
         uint8_t len = 99;
-        FUZZ_ASSERT_MSG(lib_dtrc_parse_code(text, strlen(text), &pad, &len) && pad == w->pad &&
+        FUZZ_ASSERT_MSG(tc_dtrc_parse_code(text, strlen(text), &pad, &len) && pad == w->pad &&
                             len == w->len,
                         "code \"%s\" read as %08" PRIx32 "/%u, made as %08" PRIx32 "/%u", text,
                         pad, len, w->pad, w->len);
-        FUZZ_CHECK_ALLOC(lib_dtrc_table_add(t, w->edge, w->pad, w->len, w->next, w->nnext,
+        FUZZ_CHECK_ALLOC(tc_dtrc_table_add(t, w->edge, w->pad, w->len, w->next, w->nnext,
                                            (uint32_t)r));
     }
     problems pr = {0};
-    FUZZ_CHECK_ALLOC(lib_dtrc_table_finish(t, on_problem, &pr));
+    FUZZ_CHECK_ALLOC(tc_dtrc_table_finish(t, on_problem, &pr));
     int any = 0;
     for (size_t a = 0; a < in->nrows; a++)
         for (size_t b = a + 1; b < in->nrows; b++)
@@ -139,9 +142,9 @@ static void build_table(tc_dtrc_table *t, const dtrc_naive_oracle_input *in, int
         int has = 0;
         for (size_t r = 0; r < in->nrows; r++)
             has |= kept[r] && in->rows[r].edge == e;
-        FUZZ_ASSERT_MSG((lib_dtrc_table_find(t, e) != NULL) == has,
+        FUZZ_ASSERT_MSG((tc_dtrc_table_find(t, e) != NULL) == has,
                         "edge %" PRIu32 ": entry %s, kept rows %s", e,
-                        lib_dtrc_table_find(t, e) ? "found" : "not found", has ? "yes" : "no");
+                        tc_dtrc_table_find(t, e) ? "found" : "not found", has ? "yes" : "no");
     }
 }
 
@@ -529,7 +532,7 @@ static void decode(const dtrc_naive_oracle_input *in, const tc_dtrc_table *t, co
     tc_dtrc_decode_in di = {.table = t, .dict = d, .prog = p, .first_edge = in->first,
                             .edge_count = in->count, .on_edge = on_edge, .user = c,
                             .no_skip = no_skip, .budget = budget};
-    int rc = skip_after ? lib_dtrc_decode_capped(&di, skip_after, out) : lib_dtrc_decode(&di, out);
+    int rc = skip_after ? tc_dtrc_decode_capped(&di, skip_after, out) : tc_dtrc_decode(&di, out);
     FUZZ_ASSERT_MSG(rc == out->code, "returned %d, out->code %d", rc, out->code);
     FUZZ_ASSERT_MSG(out->edges <= in->count, "%" PRIu64 " edges decoded, EDGE_COUNT %" PRIu64,
                     out->edges, in->count);
@@ -608,8 +611,8 @@ static void decode_fast(const dtrc_naive_oracle_input *in, const tc_dtrc_table *
                         const tc_dtrc_prog *p, int weighted, const tc_dtrc_decode_out *ref)
 {
     tc_dtrc_fast f;
-    lib_dtrc_fast_init(&f);
-    lib_dtrc_fast_build(&f, t);
+    tc_dtrc_fast_init(&f);
+    tc_dtrc_fast_build(&f, t);
     tc_dtrc_rowinfo *info = calloc(t->nrows + 1, sizeof *info);
     FUZZ_CHECK_ALLOC(info);
     rows_table = t;
@@ -620,7 +623,7 @@ static void decode_fast(const dtrc_naive_oracle_input *in, const tc_dtrc_table *
                             .edge_count = in->count, .on_edge = weighted ? on_edge : NULL,
                             .user = &c, .budget = BIG_BUDGET};
     tc_dtrc_decode_out out;
-    lib_dtrc_decode_rows(&di, &rows, 0, &out);
+    tc_dtrc_decode_rows(&di, &rows, 0, &out);
     if (!same_out(ref, &out)) {
         print_out("plain", ref);
         print_out(weighted ? "per row, character tables" : "character tables", &out);
@@ -628,7 +631,7 @@ static void decode_fast(const dtrc_naive_oracle_input *in, const tc_dtrc_table *
                   weighted ? "weighted" : "unweighted");
     }
     free(info);
-    lib_dtrc_fast_free(&f);
+    tc_dtrc_fast_free(&f);
 }
 
 typedef struct bad_entries {
@@ -653,12 +656,12 @@ void dtrc_naive_oracle_check(const dtrc_naive_oracle_input *in)
 
     /* The dictionary, read by the library and here. */
     tc_dtrc_dict d;
-    lib_dtrc_dict_init(&d);
+    tc_dtrc_dict_init(&d);
     for (size_t e = 0; e < in->ndict; e++)
-        FUZZ_CHECK_ALLOC(lib_dtrc_dict_add(&d, in->dict[e].key, in->dict[e].klen, in->dict[e].val,
+        FUZZ_CHECK_ALLOC(tc_dtrc_dict_add(&d, in->dict[e].key, in->dict[e].klen, in->dict[e].val,
                                           in->dict[e].vlen));
     bad_entries bad = {0};
-    lib_dtrc_dict_finish(&d, on_bad, &bad);
+    tc_dtrc_dict_finish(&d, on_bad, &bad);
     naive nv;
     memset(&nv, 0, sizeof nv);
     nv.in = in;
@@ -681,7 +684,7 @@ void dtrc_naive_oracle_check(const dtrc_naive_oracle_input *in)
     parse_tree(&seq, in, in->seq, in->seqlen);
     tc_dtrc_prog p = {0};
     tc_dtrc_err err = {0};
-    int compiled = lib_dtrc_compile_chunk(&p, &d, in->seq, in->seqlen, &err);
+    int compiled = tc_dtrc_compile_chunk(&p, &d, in->seq, in->seqlen, &err);
     unsigned depth = 0;
     u128 len = 0;
     int tainted_here = 0;
@@ -696,7 +699,7 @@ void dtrc_naive_oracle_check(const dtrc_naive_oracle_input *in)
     } else if (tainted_here) {
         /* A reference to a bad entry: reported with the entry; the chunk may
          * still be too deep, or is not decoded. */
-        FUZZ_ASSERT_MSG(compiled ? lib_dtrc_prog_tainted(&p, &d) : err.code == TC_DTRC_E_NESTING,
+        FUZZ_ASSERT_MSG(compiled ? tc_dtrc_prog_tainted(&p, &d) : err.code == TC_DTRC_E_NESTING,
                         "a sequence referring to a bad entry: compiled %d, code %d (\"%s\")",
                         compiled, err.code, err.detail);
     } else if (1 + depth > TC_DTRC_MAX_NEST) {
@@ -705,7 +708,7 @@ void dtrc_naive_oracle_check(const dtrc_naive_oracle_input *in)
     } else {
         FUZZ_ASSERT_MSG(compiled, "the sequence does not compile: code %d at %zu (\"%s\")",
                         err.code, err.pos, err.detail);
-        FUZZ_ASSERT_MSG(!lib_dtrc_prog_tainted(&p, &d), "a sequence of good entries is tainted");
+        FUZZ_ASSERT_MSG(!tc_dtrc_prog_tainted(&p, &d), "a sequence of good entries is tainted");
         char a[48], b[48];
         u128_str(p.bits, a);
         u128_str(sat_mul(6, len), b);
@@ -732,7 +735,7 @@ void dtrc_naive_oracle_check(const dtrc_naive_oracle_input *in)
             tc_dtrc_decode_in di = {.table = &t, .dict = &d, .prog = &p, .first_edge = in->first,
                                     .edge_count = in->count, .budget = BIG_BUDGET};
             tc_dtrc_decode_out plain;
-            lib_dtrc_decode(&di, &plain);
+            tc_dtrc_decode(&di, &plain);
             decode_fast(in, &t, &d, &p, 0, &plain);
         }
         if (!same_out(&o1, &big)) {
@@ -778,7 +781,7 @@ void dtrc_naive_oracle_check(const dtrc_naive_oracle_input *in)
     tree_free(&seq);
     for (size_t e = 0; e < in->ndict; e++)
         tree_free(&nv.t[e]);
-    lib_dtrc_prog_free(&p);
-    lib_dtrc_dict_free(&d);
-    lib_dtrc_table_free(&t);
+    tc_dtrc_prog_free(&p);
+    tc_dtrc_dict_free(&d);
+    tc_dtrc_table_free(&t);
 }

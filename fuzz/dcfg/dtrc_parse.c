@@ -31,7 +31,7 @@
 #include "dcfg_runs.h"
 #include "../common/harness.h"
 #include "../common/json_mutator.h"
-#include "../common/library_gen.h"
+#include "../../generators/dcfg/dcfg_gen.h"
 
 /* The DCFG paired with, made once. A harness is a program: globals are fine
  * here. */
@@ -44,9 +44,10 @@ static void setup(void)
         return;
     dcfg_gen_params p = {.seed = 1, .size = 2048};
     char err[256];
-    FUZZ_ASSERT_MSG(lib_dcfg_generate(&p, -1, NULL, (dcfg_sink){NULL, &g_pair}, NULL, err,
-                                      sizeof err) == 0,
-                    "the DCFG to pair with: %s", err);
+    tc_error e = TC_ERROR_INIT;
+    int rc = dcfg_generate(&p, -1, NULL, (dcfg_sink){NULL, &g_pair}, NULL, &e);
+    hx_error_text(&e, err, sizeof err);
+    FUZZ_ASSERT_MSG(rc == 0, "the DCFG to pair with: %s", err);
     dc_run d;
     g_model = dc_load_model(&d, g_pair.dcfg.p, g_pair.dcfg.len);
     for (size_t i = 0; i < d.f.n && i < 5; i++)

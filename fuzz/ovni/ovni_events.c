@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/library.h"
+#include "../../parsers/ovni/ovni.h"
+#include "../../parsers/ovni/ovni_dump.h"
+#include "../../parsers/ovni/ovni_meta.h"
+#include "../../parsers/ovni/ovni_model.h"
 #include "ovni_events.h"
 
 /* ---- binary streams ---- */
@@ -76,7 +79,7 @@ static void on_record(void *user, const void *event)
     collector *c = user;
     const tc_ovni_dump_record *rec = event;
     if (c->jl.f)
-        lib_ovni_dump(&c->jl, rec);
+        tc_ovni_dump(&c->jl, rec);
     switch (rec->kind) {
     case TC_OVNI_REC_HEADER:
         FUZZ_ASSERT_MSG(c->run->records == 0 && c->run->nevents == 0,
@@ -117,33 +120,33 @@ void ov_parse_stream(ov_run *run, tc_reader *r, const ov_opts *o)
         }
         tc_parse_ctx ctx = {.diags = &sink, .on_event = on_record, .user = &c,
                             .no_models = !o->models};
-        lib_ovni_parse(r, &ctx);
+        tc_ovni_parse(r, &ctx);
         run->header_ok = run->records == 2;
         if (c.jl.f)
             fclose(c.jl.f);
     } else {
         /* As a whole trace's check reads a stream.obs (ovni_trace.c). */
-        tc_ovni_stream *s = lib_ovni_stream_new(r, &sink, o->payloads);
+        tc_ovni_stream *s = tc_ovni_stream_new(r, &sink, o->payloads);
         FUZZ_CHECK_ALLOC(s);
         tc_ovni_model model;
-        lib_ovni_model_init(&model, &sink, o->meta);
-        if (lib_ovni_stream_header(s)) {
+        tc_ovni_model_init(&model, &sink, o->meta);
+        if (tc_ovni_stream_header(s)) {
             run->header_ok = 1;
             tc_ovni_event ev;
-            while (lib_ovni_stream_next(s, &ev)) {
+            while (tc_ovni_stream_next(s, &ev)) {
                 if (o->models)
-                    lib_ovni_model_event(&model, &ev);
+                    tc_ovni_model_event(&model, &ev);
                 add_event(&c, &ev);
             }
             if (o->models)
-                lib_ovni_model_finish(&model);
+                tc_ovni_model_finish(&model);
         }
-        lib_ovni_model_free(&model);
-        FUZZ_ASSERT_MSG(lib_ovni_stream_count(s) == run->nevents,
+        tc_ovni_model_free(&model);
+        FUZZ_ASSERT_MSG(tc_ovni_stream_count(s) == run->nevents,
                         "the stream counts %" PRIu64 " events, %zu were delivered",
-                        lib_ovni_stream_count(s), run->nevents);
-        run->big_endian = lib_ovni_stream_big_endian(s);
-        lib_ovni_stream_free(s);
+                        tc_ovni_stream_count(s), run->nevents);
+        run->big_endian = tc_ovni_stream_big_endian(s);
+        tc_ovni_stream_free(s);
     }
     hx_sink_finish(&sink, &run->f);
     run->end_pos = tc_pos(r);
@@ -209,7 +212,7 @@ void ov_parse_meta(ov_meta_run *run, tc_reader *r, unsigned max_repeats)
     memset(run, 0, sizeof *run);
     tc_diag_sink sink;
     hx_sink_init(&sink, &run->f, 1, max_repeats);
-    lib_ovni_meta_read(r, &sink, &run->meta);
+    tc_ovni_meta_read(r, &sink, &run->meta);
     hx_sink_finish(&sink, &run->f);
     run->end_pos = tc_pos(r);
     run->read_failed = r->failed;
@@ -218,7 +221,7 @@ void ov_parse_meta(ov_meta_run *run, tc_reader *r, unsigned max_repeats)
 void ov_meta_run_free(ov_meta_run *run)
 {
     hx_findings_free(&run->f);
-    lib_ovni_meta_free(&run->meta);
+    tc_ovni_meta_free(&run->meta);
     memset(run, 0, sizeof *run);
 }
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/library.h"
+#include "../../parsers/common/json.h"
 #include "ovni_meta_oracle.h"
 
 /* ---- the document as a tree of tokens ---- */
@@ -60,7 +60,7 @@ static void build(tree *t, const uint8_t *data, size_t size)
     tc_reader_init_memory(&r, data, size);
     tc_diag_sink sink;
     hx_sink_init(&sink, &t->d, 1, 0);
-    tc_json *j = lib_json_new(&r, &sink);
+    tc_json *j = tc_json_new(&r, &sink);
     FUZZ_CHECK_ALLOC(j);
     long stack[TC_JSON_MAX_DEPTH + 2], last[TC_JSON_MAX_DEPTH + 2];
     size_t top = 0;
@@ -68,7 +68,7 @@ static void build(tree *t, const uint8_t *data, size_t size)
     size_t key_len = 0;
     tc_json_token tok;
     int rc;
-    while ((rc = lib_json_next(j, &tok)) > 0) {
+    while ((rc = tc_json_next(j, &tok)) > 0) {
         if (tok.kind == TC_JSON_KEY) {
             free(key);
             key = dup_bytes(tok.text, tok.len);
@@ -86,7 +86,7 @@ static void build(tree *t, const uint8_t *data, size_t size)
         x->key = key;
         x->key_len = key_len;
         key = NULL;
-        const char *path = lib_json_path(j);
+        const char *path = tc_json_path(j);
         x->path = dup_bytes(path, strlen(path));
         if (tok.kind == TC_JSON_STRING || tok.kind == TC_JSON_NUMBER) {
             x->text = dup_bytes(tok.text, tok.len);
@@ -115,7 +115,7 @@ static void build(tree *t, const uint8_t *data, size_t size)
     }
     free(key);
     t->rc = rc;
-    lib_json_free(j);
+    tc_json_free(j);
     hx_sink_finish(&sink, &t->d);
 }
 

@@ -8,6 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../generators/common/bytebuf.h"
+#include "../../generators/ovni/ovni_events.h"
+#include "../../generators/ovni/ovni_gen.h"
 #include "../../parsers/common/dump.h"
 #include "ovni_dump_oracle.h"
 #include "ovni_model_oracle.h"
@@ -32,7 +35,7 @@ void ovni_model_oracle_check_events(const ov_run *run, const ovni_mem_stream *s)
                         ", clock %" PRIu64 " vs %" PRIu64 ", %" PRIu32 " bytes vs %" PRIu32,
                         s->rel, i, b->mcv, w->offset, a->mcv, a->offset, a->clock, b->clock,
                         a->payload_len, b->len);
-        FUZZ_ASSERT_MSG(a->payload && memcmp(a->payload, lib_ovni_mem_payload(s, w), b->len) == 0,
+        FUZZ_ASSERT_MSG(a->payload && memcmp(a->payload, ovni_mem_payload(s, w), b->len) == 0,
                         "%s: event %zu (%s): the payload read is not the one made", s->rel, i,
                         a->mcv);
     }
@@ -42,15 +45,15 @@ void ovni_model_oracle_check_events(const ov_run *run, const ovni_mem_stream *s)
 void ovni_model_oracle_check_rewrite(const ov_run *run, const ovni_mem_stream *s)
 {
     tc_bytebuf b = {0};
-    lib_ovni_write_header(&b, run->big_endian);
+    ovni_write_header(&b, run->big_endian);
     for (size_t i = 0; i < run->nevents; i++) {
         const ov_event *e = &run->ev[i];
         ovni_ev ev;
         if (e->jumbo)
-            lib_ovni_ev_jumbo(&ev, e->mcv, e->clock, e->payload, e->payload_len);
+            ovni_ev_jumbo(&ev, e->mcv, e->clock, e->payload, e->payload_len);
         else
-            lib_ovni_ev_normal(&ev, e->mcv, e->clock, e->payload, e->payload_len);
-        lib_ovni_write_event(&b, &ev, run->big_endian);
+            ovni_ev_normal(&ev, e->mcv, e->clock, e->payload, e->payload_len);
+        ovni_write_event(&b, &ev, run->big_endian);
     }
     FUZZ_ASSERT_MSG(b.len == s->obs.len && memcmp(b.p, s->obs.p, b.len) == 0,
                     "%s: the events read, written again, are not the stream's %zu bytes (%zu)",
@@ -167,7 +170,7 @@ static void event_line(FILE *f, const ovni_mem_stream *s, const ovni_mem_event *
     if (e->flags & TC_OVNI_FLAG_JUMBO)
         fprintf(f, ",\"jumbo_size\":%" PRIu32, e->jumbo_size);
     fputs(",\"payload\":\"", f);
-    const uint8_t *p = lib_ovni_mem_payload(s, w);
+    const uint8_t *p = ovni_mem_payload(s, w);
     for (uint32_t i = 0; i < e->len; i++)
         fprintf(f, "%02x", p[i]);
     fputc('"', f);

@@ -11,7 +11,7 @@
 #ifndef TC_FUZZ_OVNI_MODEL_ORACLE_H
 #define TC_FUZZ_OVNI_MODEL_ORACLE_H
 
-#include "../common/library_gen.h"
+#include "../../generators/ovni/ovni_gen.h"
 #include "ovni_events.h"
 
 void ovni_model_oracle_check_events(const ov_run *run, const ovni_mem_stream *s);

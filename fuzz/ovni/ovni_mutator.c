@@ -326,8 +326,195 @@ static int resize(rng *r, mev *e, size_t len)
 static const uint32_t jumbo_sizes[] = {0,          1,          16,         0x1fffff,   0x200000,
                                        0x7ffffff0, 0x7fffffff, 0x80000000, 0xfffffff0, 0xffffffff};
 
-/* One mutation of the event list; 0 when it did not apply. */
-static int mutate_once(rng *r, mstream *s, size_t max_size)
+/* ---- mutations ---- */
+
+/* Each mutation of one part of the stream; 0 when it did not apply. */
+
+static int duplicate_event(mstream *s, size_t i)
+{
+    mev d = s->ev[i];
+    if (!(d.data = copy_bytes(s->ev[i].data, s->ev[i].len)))
+        return 0;
+    return ms_insert(s, i + 1, d);
+}
+
+/* Swaps event i with another, mostly a neighbour. */
+static int swap_events(rng *r, mstream *s, size_t i)
+{
+    if (s->n < 2)
+        return 0;
+    size_t j = one_in(r, 2) ? (i + 1 < s->n ? i + 1 : i - 1) : below(r, s->n);
+    mev t = s->ev[i];
+    s->ev[i] = s->ev[j];
+    s->ev[j] = t;
+    return 1;
+}
+
+static int mutate_flags(rng *r, mev *e)
+{
+    switch (below(r, 3)) {
+    case 0: /* a flag other than jumbo */
+        e->b0 = (uint8_t)((e->b0 & 0x1fu) | (uint8_t)(0x20u << below(r, 3)));
+        return 1;
+    case 1: /* jumbo on: a consistent jumbo event */
+        if (is_jumbo(e))
+            return 0;
+        e->b0 = (uint8_t)(JUMBO | 3u | (e->b0 & 0xe0u));
+        e->jsize = (uint32_t)e->len;
+        return 1;
+    default: /* jumbo off: a normal event with the data that fits */
+        if (!is_jumbo(e))
+            return 0;
+        e->b0 = 0;
+        if (e->len > 16 && !resize(r, e, 2 + below(r, 15)))
+            return 0;
+        if (e->len == 1 && !resize(r, e, 2))
+            return 0;
+        e->b0 = code_for(e->len);
+        return 1;
+    }
+}
+
+/* The size code: with the payload resized, or not (the stream goes out of
+ * step). */
+static int mutate_size_code(rng *r, mev *e)
+{
+    e->b0 = (uint8_t)((e->b0 & 0xf0u) | below(r, 16));
+    if (!is_jumbo(e) && one_in(r, 2)) {
+        unsigned code = e->b0 & 0x0fu;
+        return resize(r, e, code ? code + 1u : 0u);
+    }
+    return 1;
+}
+
+/* The MCV: a model letter, a printable byte, or not printable. */
+static int mutate_mcv(rng *r, mev *e)
+{
+    switch (below(r, 3)) {
+    case 0: e->mcv[0] = (uint8_t)models[below(r, sizeof models - 1)]; break;
+    case 1: e->mcv[below(r, 3)] = printable(r); break;
+    default:
+        e->mcv[below(r, 3)] =
+            one_in(r, 2) ? (uint8_t)below(r, 0x21) : (uint8_t)(0x7f + below(r, 0x81));
+        break;
+    }
+    return 1;
+}
+
+/* Event i's clock, against the one before it. */
+static int mutate_clock(rng *r, mstream *s, size_t i)
+{
+    mev *e = &s->ev[i];
+    uint64_t prev = i > 0 ? s->ev[i - 1].clock : 0;
+    switch (below(r, 7)) {
+    case 0: e->clock = prev; break;                        /* equal */
+    case 1: e->clock = prev - 1 - below(r, 1000); break;   /* down (wraps from 0) */
+    case 2: e->clock = prev + 1 + below(r, 1000); break;   /* up */
+    case 3: e->clock = 1ull << 63; break;                  /* the first negative one */
+    case 4: e->clock = (1ull << 63) + next(r) % (1ull << 63); break;
+    case 5: e->clock = (1ull << 63) - 1 - below(r, 2); break; /* the last valid ones */
+    default: e->clock = UINT64_MAX - below(r, 2); break;
+    }
+    return 1;
+}
+
+/* A normal event's payload size, kept consistent with the size code. */
+static int mutate_payload_size(rng *r, mev *e)
+{
+    if (is_jumbo(e))
+        return 0;
+    size_t len = one_in(r, 4) ? 0 : 2 + below(r, 15);
+    if (!resize(r, e, len))
+        return 0;
+    e->b0 = (uint8_t)((e->b0 & 0xf0u) | code_for(len));
+    return 1;
+}
+
+static int mutate_jumbo_size(rng *r, mev *e)
+{
+    if (!is_jumbo(e))
+        return 0;
+    if (one_in(r, 2)) {
+        e->jsize = jumbo_sizes[below(r, sizeof jumbo_sizes / sizeof jumbo_sizes[0])];
+    } else {
+        long d = (long)below(r, 9) - 4;
+        e->jsize = (uint32_t)((long)e->len + d);
+    }
+    if (e->jsize < e->len)
+        e->len = e->jsize; /* the data shrinks with it; more stays a past-EOF case */
+    return 1;
+}
+
+/* The stream's header: version, byte order, magic. */
+static int mutate_header(rng *r, mstream *s)
+{
+    switch (below(r, 4)) {
+    case 0: { /* the other byte order, every field rewritten */
+        if (s->header_len < HEADER)
+            return 0;
+        s->be = !s->be;
+        wr(s->header + 4, 1, 4, s->be);
+        return 1;
+    }
+    case 1:
+        if (s->header_len < HEADER)
+            return 0;
+        wr(s->header + 4, one_in(r, 2) ? below(r, 4) : next(r), 4, s->be);
+        return 1;
+    case 2:
+        if (s->header_len == 0)
+            return 0;
+        s->header[below(r, s->header_len < 4 ? s->header_len : 4)] = (uint8_t)next(r);
+        return 1;
+    default: /* a whole header where there was less */
+        memcpy(s->header, "ovni", 4);
+        wr(s->header + 4, 1, 4, s->be);
+        s->header_len = HEADER;
+        return 1;
+    }
+}
+
+/* A thread's life around the events: OHx first, or OHe last. */
+static int add_thread_bound(rng *r, mstream *s)
+{
+    mev x = {.b0 = 15, .mcv = {'O', 'H', 'x'}, .clock = s->n ? s->ev[0].clock : 0};
+    mev end = {.b0 = 0, .mcv = {'O', 'H', 'e'}, .clock = s->n ? s->ev[s->n - 1].clock : 0};
+    if (one_in(r, 2)) {
+        if (!(x.data = calloc(16, 1)))
+            return 0;
+        x.len = 16;
+        return ms_insert(s, 0, x);
+    }
+    return ms_insert(s, s->n, end);
+}
+
+/* The events after event i and the tail go; the stream may end inside the
+ * last event kept. */
+static int cut_after(rng *r, mstream *s, size_t i)
+{
+    while (s->n > i + 1)
+        ms_delete(s, s->n - 1);
+    free(s->tail);
+    s->tail = NULL;
+    s->tail_len = 0;
+    mev *e = &s->ev[s->n - 1];
+    if (one_in(r, 2)) {
+        /* Keep a prefix of the last event as the tail. */
+        uint8_t buf[EVENT_HEADER + 4 + 64];
+        mstream one = {.be = s->be, .ev = e, .n = 1};
+        size_t len = ms_write(&one, buf, sizeof buf);
+        size_t keep = below(r, len);
+        if (!(s->tail = copy_bytes(buf, keep)))
+            return 0;
+        s->tail_len = keep;
+        ms_delete(s, s->n - 1);
+    }
+    return 1;
+}
+
+/* One mutation of the stream, of an event i drawn first; 0 when it did not
+ * apply. */
+static int mutate_once(rng *r, mstream *s)
 {
     size_t i = below(r, s->n);
     mev *e = s->n ? &s->ev[i] : NULL;
@@ -342,170 +529,27 @@ static int mutate_once(rng *r, mstream *s, size_t max_size)
             return 0;
         ms_delete(s, i);
         return 1;
-    case 3: { /* duplicate */
-        if (!e)
-            return 0;
-        mev d = *e;
-        if (!(d.data = copy_bytes(e->data, e->len)))
-            return 0;
-        return ms_insert(s, i + 1, d);
-    }
-    case 4: { /* swap, mostly neighbours */
-        if (s->n < 2)
-            return 0;
-        size_t j = one_in(r, 2) ? (i + 1 < s->n ? i + 1 : i - 1) : below(r, s->n);
-        mev t = s->ev[i];
-        s->ev[i] = s->ev[j];
-        s->ev[j] = t;
-        return 1;
-    }
-    case 5: /* flags */
-        if (!e)
-            return 0;
-        switch (below(r, 3)) {
-        case 0: /* a flag other than jumbo */
-            e->b0 = (uint8_t)((e->b0 & 0x1fu) | (uint8_t)(0x20u << below(r, 3)));
-            return 1;
-        case 1: /* jumbo on: a consistent jumbo event */
-            if (is_jumbo(e))
-                return 0;
-            e->b0 = (uint8_t)(JUMBO | 3u | (e->b0 & 0xe0u));
-            e->jsize = (uint32_t)e->len;
-            return 1;
-        default: /* jumbo off: a normal event with the data that fits */
-            if (!is_jumbo(e))
-                return 0;
-            e->b0 = 0;
-            if (e->len > 16 && !resize(r, e, 2 + below(r, 15)))
-                return 0;
-            if (e->len == 1 && !resize(r, e, 2))
-                return 0;
-            e->b0 = code_for(e->len);
-            return 1;
-        }
-    case 6: /* size code: with the payload resized, or not (the stream goes out of step) */
-        if (!e)
-            return 0;
-        e->b0 = (uint8_t)((e->b0 & 0xf0u) | below(r, 16));
-        if (!is_jumbo(e) && one_in(r, 2)) {
-            unsigned code = e->b0 & 0x0fu;
-            return resize(r, e, code ? code + 1u : 0u);
-        }
-        return 1;
+    case 3: return e && duplicate_event(s, i);
+    case 4: return swap_events(r, s, i);
+    case 5: return e && mutate_flags(r, e);
+    case 6: return e && mutate_size_code(r, e);
     case 7: /* MCV: an event of one of the models */
         if (!e)
             return 0;
         memcpy(e->mcv, known_events[below(r, N_KNOWN_EVENTS)].mcv, 3);
         return 1;
-    case 8: /* MCV: a model letter, a printable byte, or not printable */
-        if (!e)
-            return 0;
-        switch (below(r, 3)) {
-        case 0: e->mcv[0] = (uint8_t)models[below(r, sizeof models - 1)]; break;
-        case 1: e->mcv[below(r, 3)] = printable(r); break;
-        default: e->mcv[below(r, 3)] = one_in(r, 2) ? (uint8_t)below(r, 0x21) : (uint8_t)(0x7f + below(r, 0x81)); break;
-        }
-        return 1;
-    case 9: { /* clock */
-        if (!e)
-            return 0;
-        uint64_t prev = i > 0 ? s->ev[i - 1].clock : 0;
-        switch (below(r, 7)) {
-        case 0: e->clock = prev; break;                        /* equal */
-        case 1: e->clock = prev - 1 - below(r, 1000); break;   /* down (wraps from 0) */
-        case 2: e->clock = prev + 1 + below(r, 1000); break;   /* up */
-        case 3: e->clock = 1ull << 63; break;                  /* the first negative one */
-        case 4: e->clock = (1ull << 63) + next(r) % (1ull << 63); break;
-        case 5: e->clock = (1ull << 63) - 1 - below(r, 2); break; /* the last valid ones */
-        default: e->clock = UINT64_MAX - below(r, 2); break;
-        }
-        return 1;
-    }
-    case 10: { /* payload size, kept consistent with the size code */
-        if (!e || is_jumbo(e))
-            return 0;
-        size_t len = one_in(r, 4) ? 0 : 2 + below(r, 15);
-        if (!resize(r, e, len))
-            return 0;
-        e->b0 = (uint8_t)((e->b0 & 0xf0u) | code_for(len));
-        return 1;
-    }
-    case 11: { /* jumbo size */
-        if (!e || !is_jumbo(e))
-            return 0;
-        if (one_in(r, 2)) {
-            e->jsize = jumbo_sizes[below(r, sizeof jumbo_sizes / sizeof jumbo_sizes[0])];
-        } else {
-            long d = (long)below(r, 9) - 4;
-            e->jsize = (uint32_t)((long)e->len + d);
-        }
-        if (e->jsize < e->len)
-            e->len = e->jsize; /* the data shrinks with it; more stays a past-EOF case */
-        return 1;
-    }
-    case 12: /* the header: version, byte order, magic */
-        switch (below(r, 4)) {
-        case 0: { /* the other byte order, every field rewritten */
-            if (s->header_len < HEADER)
-                return 0;
-            s->be = !s->be;
-            wr(s->header + 4, 1, 4, s->be);
-            return 1;
-        }
-        case 1:
-            if (s->header_len < HEADER)
-                return 0;
-            wr(s->header + 4, one_in(r, 2) ? below(r, 4) : next(r), 4, s->be);
-            return 1;
-        case 2:
-            if (s->header_len == 0)
-                return 0;
-            s->header[below(r, s->header_len < 4 ? s->header_len : 4)] = (uint8_t)next(r);
-            return 1;
-        default: /* a whole header where there was less */
-            memcpy(s->header, "ovni", 4);
-            wr(s->header + 4, 1, 4, s->be);
-            s->header_len = HEADER;
-            return 1;
-        }
-    case 13: { /* a thread's life around the events: OHx first, OHe last */
-        mev x = {.b0 = 15, .mcv = {'O', 'H', 'x'}, .clock = s->n ? s->ev[0].clock : 0};
-        mev end = {.b0 = 0, .mcv = {'O', 'H', 'e'}, .clock = s->n ? s->ev[s->n - 1].clock : 0};
-        if (one_in(r, 2)) {
-            if (!(x.data = calloc(16, 1)))
-                return 0;
-            x.len = 16;
-            return ms_insert(s, 0, x);
-        }
-        return ms_insert(s, s->n, end);
-    }
+    case 8: return e && mutate_mcv(r, e);
+    case 9: return e && mutate_clock(r, s, i);
+    case 10: return e && mutate_payload_size(r, e);
+    case 11: return e && mutate_jumbo_size(r, e);
+    case 12: return mutate_header(r, s);
+    case 13: return add_thread_bound(r, s);
     case 14: /* payload bytes */
         if (!e || e->len == 0)
             return 0;
         e->data[below(r, e->len)] = (uint8_t)next(r);
         return 1;
-    default: /* cut: the last events and the tail go, the stream may end inside an event */
-        if (!s->n)
-            return 0;
-        while (s->n > i + 1)
-            ms_delete(s, s->n - 1);
-        free(s->tail);
-        s->tail = NULL;
-        s->tail_len = 0;
-        e = &s->ev[s->n - 1];
-        if (one_in(r, 2)) {
-            /* Keep a prefix of the last event as the tail. */
-            uint8_t buf[EVENT_HEADER + 4 + 64];
-            mstream one = {.be = s->be, .ev = e, .n = 1};
-            size_t len = ms_write(&one, buf, sizeof buf);
-            size_t keep = below(r, len);
-            if (!(s->tail = copy_bytes(buf, keep)))
-                return 0;
-            s->tail_len = keep;
-            ms_delete(s, s->n - 1);
-        }
-        (void)max_size;
-        return 1;
+    default: return e && cut_after(r, s, i);
     }
 }
 
@@ -558,7 +602,7 @@ size_t ovni_mutate(uint8_t *data, size_t size, size_t max_size, unsigned seed,
     }
     int done = 0;
     for (size_t k = 1 + below(&r, 3), tries = 0; k > 0 && tries < 16; tries++)
-        if (mutate_once(&r, &s, max_size)) {
+        if (mutate_once(&r, &s)) {
             done = 1;
             k--;
         }

@@ -24,7 +24,10 @@
 #include <unistd.h>
 
 #include "../common/harness.h"
-#include "../common/library_gen.h"
+#include "../../generators/common/rng.h"
+#include "../../generators/ovni/ovni_gen.h"
+#include "../../generators/ovni/ovni_roundtrip.h"
+#include "../../parsers/ovni/ovni_trace.h"
 #include "ovni_model_oracle.h"
 #include "ovni_events.h"
 
@@ -99,7 +102,9 @@ static void check_trace(const ovni_mem_trace *t)
     tc_diag_sink sink;
     hx_sink_init(&sink, &d, 1, 0);
     tc_ovni_opts o = {.no_models = 0, .dump = df};
-    uint64_t bytes = lib_ovni_check_trace(root, &sink, &o, err, sizeof err);
+    tc_error e = TC_ERROR_INIT;
+    uint64_t bytes = tc_ovni_check_trace(root, &sink, &o, &e);
+    hx_error_text(&e, err, sizeof err);
     hx_sink_finish(&sink, &d);
     fclose(df);
     FUZZ_ASSERT_MSG(bytes != UINT64_MAX, "tc_ovni_check_trace: %s", err);
@@ -125,10 +130,10 @@ static void check_trace(const ovni_mem_trace *t)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     tc_rng choices;
-    lib_rng_from_bytes(&choices, data, size);
+    tc_rng_from_bytes(&choices, data, size);
     ovni_mem_trace t = {0};
     ovni_gen_params used;
-    if (lib_ovni_roundtrip_synth(&choices, &used, &t) != 0)
+    if (ovni_roundtrip_synth(&choices, &used, &t) != 0)
         return 0; /* out of memory */
     FUZZ_ASSERT_MSG(t.n > 0, "the synthesiser made no stream");
     hx_rng rng;
@@ -136,6 +141,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 0; i < t.n; i++)
         check_stream(&t.streams[i], &rng);
     check_trace(&t);
-    lib_ovni_mem_trace_free(&t);
+    ovni_mem_trace_free(&t);
     return 0;
 }

@@ -52,10 +52,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     hx_rng_init(&rng, data, size);
     int as_meta = read_as_metadata(data, size);
 
-    ov_run lib, base, other;
-    const ov_opts lib_opts = {.library = 1, .models = 1, .keep = 1, .hash = 1, .dump = 1};
-    ov_parse_stream_path(&lib, HX_RAW, data, size, 0, &lib_opts);
-    hx_check_well_formed(&lib.f, as_meta ? "OVNI TC" : "OVNI");
+    ov_run entry, base, other; /* entry: tc_ovni_parse, as validate reads a file */
+    const ov_opts entry_opts = {.library = 1, .models = 1, .keep = 1, .hash = 1, .dump = 1};
+    ov_parse_stream_path(&entry, HX_RAW, data, size, 0, &entry_opts);
+    hx_check_well_formed(&entry.f, as_meta ? "OVNI TC" : "OVNI");
 
     /* As a whole trace's check reads it, with payloads: the base run. */
     const ov_opts base_opts = {.payloads = 1, .models = 1, .keep = 1, .hash = 1};
@@ -65,8 +65,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ovni_oracle_check_stream(&base, data, size, &plain, 1, "the stream calls");
     ovni_oracle_check_reencode(&base, data, size);
     if (!as_meta) {
-        ov_assert_same_runs(&lib, "tc_ovni_parse", &base, "the stream calls", 1);
-        ovni_oracle_check_dump(&lib);
+        ov_assert_same_runs(&entry, "tc_ovni_parse", &base, "the stream calls", 1);
+        ovni_oracle_check_dump(&entry);
     }
 
     /* Without payloads: jumbo data is skipped, not held, so the model layer
@@ -125,7 +125,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ov_run_free(&ref);
         ov_run_free(&other);
     }
-    ov_run_free(&lib);
+    ov_run_free(&entry);
     ov_run_free(&base);
     return 0;
 }

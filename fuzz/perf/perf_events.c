@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../parsers/perf/perf_msg.h"
+#include "../../parsers/perf/perf_sm.h"
 #include "perf_events.h"
 
 /* Per run: the state machine's last decoded values (ruling 7). A harness
@@ -105,7 +107,7 @@ void pf_on_event(void *user, const tc_perf_event *ev)
         FUZZ_ASSERT_MSG(ev->decoded[i] == want,
                         "record at offset %" PRIu64 ", counter %u (%s, width %u): value 0x%" PRIx64
                         " after 0x%" PRIx64 " decodes to 0x%" PRIx64 ", not 0x%" PRIx64,
-                        ev->offset, i, lib_perf_count_type_name(h->count_type), w, ev->value[i],
+                        ev->offset, i, tc_perf_count_type_name(h->count_type), w, ev->value[i],
                         prev, ev->decoded[i], want);
         got_prev_decoded[i] = ev->decoded[i];
     }
@@ -137,11 +139,11 @@ void pf_run_sm(pf_layer *got, const tc_perf_msg *m, size_t n, unsigned channel, 
     pf_layer_reset(got);
     tc_diag_sink d;
     tc_diag_init(&d, "fuzz", UINT32_MAX, 1, on_diag, got);
-    lib_perf_sm_init(&sm, &d, channel, marker, pf_on_event, got);
+    tc_perf_sm_init(&sm, &d, channel, marker, pf_on_event, got);
     sm.wrapped = wrapped;
     for (size_t k = 0; k < n; k++)
-        lib_perf_sm_feed(&sm, &m[k]);
-    lib_perf_sm_finish(&sm);
+        tc_perf_sm_feed(&sm, &m[k]);
+    tc_perf_sm_finish(&sm);
     FUZZ_ASSERT(d.errors + d.warnings + d.notes == got->nf);
 }
 
@@ -183,7 +185,7 @@ void pf_read_nexus(pf_container *s, const uint8_t *p, size_t n, unsigned srcbits
     tc_diag_init(&d, "fuzz", UINT32_MAX, 1, on_container_diag, s);
     hx_source src;
     hx_open(&src, step ? HX_STEPPED : HX_RAW, p, n, step);
-    uint64_t k = lib_nexus_read(hx_reader(&src), &d, srcbits, on_msg, s, &s->wrapped);
+    uint64_t k = tc_nexus_read(hx_reader(&src), &d, srcbits, on_msg, s, &s->wrapped);
     hx_close(&src);
     FUZZ_ASSERT_MSG(k == s->nm, "%" PRIu64 " delivered, %zu seen", k, s->nm);
 }
@@ -195,6 +197,6 @@ void pf_read_text(pf_container *s, const uint8_t *p, size_t n)
     tc_diag_init(&d, "fuzz", UINT32_MAX, 1, on_container_diag, s);
     tc_reader r;
     tc_reader_init_memory(&r, p, n);
-    lib_itc_text_read(&r, &d, on_msg, s);
+    tc_itc_text_read(&r, &d, on_msg, s);
 }
 

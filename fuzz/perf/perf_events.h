@@ -14,7 +14,8 @@
 #include <stdint.h>
 
 #include "../common/harness.h"
-#include "../common/library.h"
+#include "../../parsers/perf/perf_msg.h"
+#include "../../parsers/perf/perf_sm.h"
 
 #define PF_MAX_KEPT 4096 /* events, messages and findings kept (more are counted) */
 

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "../common/harness.h"
-#include "../common/library.h"
+#include "../../parsers/common/parse.h"
 #include "perf_nexus_oracle.h"
 #include "perf_sm_oracle.h"
 #include "perf_events.h"
@@ -65,7 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                         .options = &opt};
     hx_source s;
     hx_open(&s, HX_RAW, p, n, 0);
-    lib_parse(TC_FORMAT_PERF, hx_reader(&s), &ctx);
+    hx_parse(TC_FORMAT_PERF, hx_reader(&s), &ctx);
     hx_close(&s);
     hx_sink_finish(&sink, &f);
     hx_check_well_formed(&f, "PERF");

@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../generators/perf/nexus_write.h"
+#include "../../parsers/common/check.h"
+#include "../../parsers/common/input.h"
 #include "../common/harness.h"
 #include "perf_model_oracle.h"
 
@@ -43,7 +46,9 @@ static void read_back(readback *rb, const uint8_t *p, size_t n, int container, u
     FUZZ_CHECK_ALLOC(in);
     tc_summary sum;
     char err[256] = "";
-    int status = lib_check_input(in, "fuzz", &c, &sum, err, sizeof err);
+    tc_error e = TC_ERROR_INIT;
+    int status = tc_check_input(in, "fuzz", &c, &sum, &e);
+    hx_error_text(&e, err, sizeof err);
     tc_input_close(in);
     FUZZ_ASSERT_MSG(fclose(f) == 0, "writing the dump to memory failed");
     FUZZ_ASSERT_MSG(rb->findings == 0 && status == 0,

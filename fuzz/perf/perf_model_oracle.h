@@ -12,7 +12,7 @@
 #ifndef TC_FUZZ_PERF_MODEL_ORACLE_H
 #define TC_FUZZ_PERF_MODEL_ORACLE_H
 
-#include "../common/library_gen.h"
+#include "../../generators/perf/perf_model.h"
 
 /* What was generated, in order: headers (all of one configuration) and
  * records. */

@@ -27,6 +27,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../generators/common/bytebuf.h"
+#include "../../generators/common/rng.h"
+#include "../../generators/perf/nexus_write.h"
+#include "../../generators/perf/perf_model.h"
+#include "../../generators/perf/perf_writer.h"
 #include "../common/harness.h"
 #include "perf_model_oracle.h"
 
@@ -52,7 +57,7 @@ static void keep_unit(const perf_unit *u)
 static void put_writes(perf_out *o)
 {
     for (size_t i = 0; i < nwrites; i++)
-        lib_perf_out_write(o, writes[i].code, writes[i].value);
+        perf_out_write(o, writes[i].code, writes[i].value);
 }
 
 static perf_model model;
@@ -61,22 +66,22 @@ static perf_unit unit;
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
     tc_rng choices;
-    lib_rng_from_bytes(&choices, data, size);
+    tc_rng_from_bytes(&choices, data, size);
     perf_plan plan = {.count_type = -1, .method = -1};
-    lib_perf_model_init(&model, &choices, &plan);
+    perf_model_init(&model, &choices, &plan);
     const perf_config *cfg = &model.cfg;
-    unsigned records = 1 + (unsigned)lib_rng_below(&choices, MAX_RECORDS);
+    unsigned records = 1 + (unsigned)tc_rng_below(&choices, MAX_RECORDS);
     /* A second header (perfTraceOn() again, from main) somewhere. */
-    unsigned second_at = lib_rng_chance(&choices, 1, 4) ? (unsigned)lib_rng_below(&choices, records)
+    unsigned second_at = tc_rng_chance(&choices, 1, 4) ? (unsigned)tc_rng_below(&choices, records)
                                                        : UINT32_MAX;
-    unsigned srcbits = (unsigned)lib_rng_below(&choices, 9);
-    uint64_t out_seed = lib_rng_u64(&choices);
+    unsigned srcbits = (unsigned)tc_rng_below(&choices, 9);
+    uint64_t out_seed = tc_rng_u64(&choices);
 
     perf_writer w;
-    lib_perf_writer_init(&w, cfg);
+    perf_writer_init(&w, cfg);
     nitems = nwrites = 0;
     unit.n = 0;
-    lib_perf_write_header(&w, &unit);
+    perf_write_header(&w, &unit);
     keep_unit(&unit);
     items[nitems++] = (pmo_item){.is_header = 1};
     for (unsigned idx = 0; idx < records; idx++) {
@@ -86,7 +91,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
             } else {
                 model.unwinding = 0;
                 unit.n = 0;
-                lib_perf_write_header(&w, &unit);
+                perf_write_header(&w, &unit);
                 keep_unit(&unit);
                 items[nitems++] = (pmo_item){.is_header = 1};
                 second_at = UINT32_MAX;
@@ -94,12 +99,12 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
         }
         pmo_item *e = &items[nitems++];
         memset(e, 0, sizeof *e);
-        lib_perf_model_next(&model, &e->rec, -1);
+        perf_model_next(&model, &e->rec, -1);
         for (unsigned b = 0; b < PERF_MAX_COUNTERS; b++)
             if (cfg->mask >> b & 1)
-                e->written[b] = lib_perf_written_value(&w, &e->rec, b);
+                e->written[b] = perf_written_value(&w, &e->rec, b);
         unit.n = 0;
-        lib_perf_write_record(&w, &e->rec, &unit);
+        perf_write_record(&w, &e->rec, &unit);
         keep_unit(&unit);
     }
 
@@ -108,12 +113,12 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
         tc_bytebuf mem = {0};
         perf_out o;
         unsigned sb = container == PERF_RTD ? srcbits : 0;
-        lib_perf_out_init(&o, container, sb, out_seed, NULL, &mem);
+        perf_out_init(&o, container, sb, out_seed, NULL, &mem);
         o.now = model.time;
-        lib_perf_out_sync(&o);
+        perf_out_sync(&o);
         put_writes(&o);
-        FUZZ_ASSERT(lib_perf_out_flush(&o) == 0);
-        lib_perf_out_free(&o);
+        FUZZ_ASSERT(perf_out_flush(&o) == 0);
+        perf_out_free(&o);
         stripped[container] = pmo_check(mem.p, mem.len, container, sb, cfg, items, nitems);
         tc_bb_free(&mem);
     }

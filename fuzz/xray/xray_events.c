@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../parsers/xray/xray.h"
+#include "../../parsers/xray/xray_dump.h"
 #include "xray_events.h"
 
 typedef struct collector {
@@ -63,7 +65,7 @@ static void on_event(void *user, const void *event)
         run->have_header = 1;
     }
     if (c->jl.f)
-        lib_xray_dump(&c->jl, e);
+        tc_xray_dump(&c->jl, e);
     run->nevents++;
     if (c->hash)
         run->event_hash = hash_event(run->event_hash, e);
@@ -106,9 +108,9 @@ void xr_parse(xr_run *run, tc_reader *r, const xr_opts *o)
     hx_sink_init(&sink, &run->f, o->pedantic, o->max_repeats);
     tc_parse_ctx ctx = {.diags = &sink, .on_event = o->events ? on_event : NULL, .user = &c};
     if (o->mode == TC_FORMAT_AUTO)
-        lib_xray_parse_any(r, &ctx);
+        tc_xray_parse_any(r, &ctx);
     else
-        lib_parse(o->mode, r, &ctx);
+        hx_parse(o->mode, r, &ctx);
     /* What tc_check_input adds after any parser. */
     if (r->failed == TC_READ_DECOMPRESS_ERROR)
         tc_report(&sink, TC_RULE_INPUT_DECOMPRESS, r->fail_offset, 0, "%s", r->error);

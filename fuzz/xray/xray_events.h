@@ -12,11 +12,12 @@
 #include <stdint.h>
 
 #include "../common/harness.h"
-#include "../common/library.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+#include "../../parsers/xray/xray.h"
 
 typedef struct xr_opts {
     tc_format mode;       /* TC_FORMAT_XRAY (FDR), TC_FORMAT_XRAY_BASIC, or TC_FORMAT_AUTO

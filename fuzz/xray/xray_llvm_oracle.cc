@@ -16,6 +16,9 @@
 #include <llvm/XRay/XRayRecord.h>
 
 #include "../../parsers/common/bytes.h"
+extern "C" {
+#include "../../parsers/xray/xray.h"
+}
 #include "xray_llvm_oracle.h"
 #include "xray_llvm_allowlist.h" // the DIV_* kinds; the table is included below
 
@@ -836,7 +839,7 @@ void xl_judge(const uint8_t *data, size_t size, const xr_run *run)
     bool be = size >= 2 && (le16(data) < 1 || le16(data) > 5) && be16(data) >= 1 &&
               be16(data) <= 5;
     unsigned version = run->have_header ? run->header.version : 0;
-    Ctx c{in, tc, llvm, version, be, lib_xray_basic_sniff(data, size) != 0};
+    Ctx c{in, tc, llvm, version, be, tc_xray_basic_sniff(data, size) != 0};
     judge(c);
     if (verbose)
         print_verdict(c);

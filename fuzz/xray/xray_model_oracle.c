@@ -3,6 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../generators/common/bytebuf.h"
+#include "../../generators/xray/xray_basic_model.h"
+#include "../../generators/xray/xray_model.h"
+#include "../../parsers/xray/xray.h"
 #include "xray_model_oracle.h"
 
 /* ---- the model ---- */
@@ -23,7 +27,7 @@ void xray_model_oracle_keep(xray_model_oracle_model *m, const xray_buffer *b)
     memcpy(k->recs, b->recs, b->n * sizeof *k->recs);
     if (b->pool.len)
         memcpy(k->pool, b->pool.p, b->pool.len);
-    k->used = lib_xray_buffer_used(b);
+    k->used = xray_buffer_used(b);
 }
 
 void xray_model_oracle_model_free(xray_model_oracle_model *m)
@@ -54,13 +58,13 @@ static const tc_xray_event *take(reader_state *rs, const char *want)
 static void rebuild(xray_buffer *b, const tc_xray_event *e, unsigned version)
 {
     if (e->kind == TC_XRAY_EV_FUNCTION) {
-        lib_xray_add_function(b, e->action, e->func_id, e->delta);
+        xray_add_function(b, e->action, e->func_id, e->delta);
         return;
     }
     xray_rec *r;
     if (e->kind == TC_XRAY_CUSTOM_EVENT || e->kind == TC_XRAY_TYPED_EVENT) {
         FUZZ_ASSERT_MSG(e->data != NULL, "event at %" PRIu64 " without its payload", e->offset);
-        r = lib_xray_add_event(b, (unsigned)e->kind, e->data, (uint32_t)e->data_len);
+        r = xray_add_event(b, (unsigned)e->kind, e->data, (uint32_t)e->data_len);
         r->i32 = e->size;
         if (e->kind == TC_XRAY_TYPED_EVENT || version >= 5)
             r->delta = e->delta;
@@ -72,7 +76,7 @@ static void rebuild(xray_buffer *b, const tc_xray_event *e, unsigned version)
             r->u16 = e->event_cpu;
         return;
     }
-    r = lib_xray_add_meta(b, (unsigned)e->kind);
+    r = xray_add_meta(b, (unsigned)e->kind);
     switch (e->kind) {
     case TC_XRAY_NEW_BUFFER:
     case TC_XRAY_PID: r->i32 = e->id; break;
@@ -126,20 +130,20 @@ static void expect_same_rec(const xray_rec *want, const uint8_t *want_pool, cons
     default: break;
     }
     FUZZ_ASSERT_MSG(!i32 || want->i32 == got->i32, "%s at %" PRIu64 ": i32 %" PRId32 ", decoded %"
-                    PRId32, lib_xray_kind_name(want->kind), offset, want->i32, got->i32);
+                    PRId32, tc_xray_kind_name(want->kind), offset, want->i32, got->i32);
     FUZZ_ASSERT_MSG(!u16 || want->u16 == got->u16, "%s at %" PRIu64 ": u16 %u, decoded %u",
-                    lib_xray_kind_name(want->kind), offset, want->u16, got->u16);
+                    tc_xray_kind_name(want->kind), offset, want->u16, got->u16);
     FUZZ_ASSERT_MSG(!u64 || want->u64 == got->u64, "%s at %" PRIu64 ": u64 %" PRIu64 ", decoded %"
-                    PRIu64, lib_xray_kind_name(want->kind), offset, want->u64, got->u64);
+                    PRIu64, tc_xray_kind_name(want->kind), offset, want->u64, got->u64);
     FUZZ_ASSERT_MSG(!delta || want->delta == got->delta, "%s at %" PRIu64 ": delta %" PRIu32
-                    ", decoded %" PRIu32, lib_xray_kind_name(want->kind), offset, want->delta,
+                    ", decoded %" PRIu32, tc_xray_kind_name(want->kind), offset, want->delta,
                     got->delta);
     FUZZ_ASSERT_MSG(want->payload_len == got->payload_len &&
                         (want->payload_len == 0 ||
                          memcmp(want_pool + want->payload, got_pool + got->payload,
                                 want->payload_len) == 0),
                     "%s at %" PRIu64 ": the payload (%" PRIu32 " bytes) differs",
-                    lib_xray_kind_name(want->kind), offset, want->payload_len);
+                    tc_xray_kind_name(want->kind), offset, want->payload_len);
 }
 
 /* What the parser must say about the state after a record of the model:
@@ -190,12 +194,12 @@ void xray_model_oracle_compare_fdr(const xray_model_oracle_model *m, const xr_ru
                     g->cycle_frequency, g->buffer_size, g->big_endian);
     xray_file_header fh = m->fh;
     fh.h = *g;
-    lib_xray_write_header(out, &fh);
+    xray_write_header(out, &fh);
 
     xray_buffer again = {0};
     for (size_t bi = 0; bi < m->n; bi++) {
         const xray_model_oracle_kept *k = &m->bufs[bi];
-        lib_xray_buffer_clear(&again);
+        xray_buffer_clear(&again);
         if (h->version >= 2) {
             e = take(&rs, "BufferExtents");
             FUZZ_ASSERT_MSG(e->kind == TC_XRAY_BUFFER_EXTENTS && e->value == k->used,
@@ -221,9 +225,9 @@ void xray_model_oracle_compare_fdr(const xray_model_oracle_model *m, const xr_ru
             FUZZ_ASSERT_MSG(e->kind == TC_XRAY_END_OF_BUFFER, "kind %d at %" PRIu64
                             " where EndOfBuffer belongs", e->kind, e->offset);
         }
-        lib_xray_write_buffer(out, g, &again, padding);
+        xray_write_buffer(out, g, &again, padding);
     }
-    lib_xray_buffer_free(&again);
+    xray_buffer_free(&again);
     FUZZ_ASSERT_MSG(rs.i == run->nevents, "%zu events after the last buffer",
                     run->nevents - rs.i);
 }
@@ -247,7 +251,7 @@ void xray_model_oracle_compare_basic(const xray_basic_header *bh, const xray_bas
     for (size_t i = 0; i < all->n; i++) {
         const xray_basic_rec *w = &all->recs[i];
         const tc_xray_event *e = &run->events[1 + i];
-        xray_basic_rec *x = lib_xray_basic_insert(&again, again.n);
+        xray_basic_rec *x = xray_basic_insert(&again, again.n);
         x->func = (int32_t)e->func_id;
         x->tid = (uint32_t)e->tid;
         x->pid = (uint32_t)e->pid;
@@ -273,13 +277,13 @@ void xray_model_oracle_compare_basic(const xray_basic_header *bh, const xray_bas
     tc_bytebuf out = {0};
     xray_basic_header bh2 = *bh;
     bh2.h = *g;
-    lib_xray_basic_write_header(&out, &bh2);
-    lib_xray_basic_write_block(&out, g, &again);
+    xray_basic_write_header(&out, &bh2);
+    xray_basic_write_block(&out, g, &again);
     FUZZ_ASSERT_MSG(out.len == bytes->len && memcmp(out.p, bytes->p, out.len) == 0,
                     "the decoded basic-mode log writes other bytes (%zu, not %zu)", out.len,
                     bytes->len);
     tc_bb_free(&out);
-    lib_xray_basic_block_free(&again);
+    xray_basic_block_free(&again);
 }
 
 void xray_model_oracle_expect_no_findings(const xr_run *run, const char *how)

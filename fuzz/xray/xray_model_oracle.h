@@ -7,7 +7,10 @@
 #ifndef TC_FUZZ_XRAY_MODEL_ORACLE_H
 #define TC_FUZZ_XRAY_MODEL_ORACLE_H
 
-#include "../common/library_gen.h"
+#include "../../generators/common/bytebuf.h"
+#include "../../generators/common/rng.h"
+#include "../../generators/xray/xray_basic_model.h"
+#include "../../generators/xray/xray_model.h"
 #include "xray_events.h"
 
 /* One buffer of the model, kept after the synthesiser reuses its own. */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../../parsers/common/bytes.h"
+#include "../../parsers/xray/xray.h"
 #include "xray_oracle.h"
 
 /* ---- findings ---- */
@@ -190,7 +191,7 @@ void xray_oracle_check_buffers(const xr_run *run)
                                reported_between(run, TC_RULE_XRAY_RECORD_PAST_EXTENTS, start,
                                                 e->offset)))),
                         "the %s at %" PRIu64 " (%" PRIu64 " bytes) is not inside its buffer "
-                        "[%" PRIu64 ", %" PRIu64 ")", lib_xray_kind_name((unsigned)e->kind),
+                        "[%" PRIu64 ", %" PRIu64 ")", tc_xray_kind_name((unsigned)e->kind),
                         e->offset, len, start, end);
         FUZZ_ASSERT_MSG(e->kind != TC_XRAY_TYPED_EVENT || h->version == 5,
                         "a typed event at %" PRIu64 " decoded in a version %u trace", e->offset,

@@ -19,7 +19,12 @@
 #include <string.h>
 
 #include "../common/harness.h"
-#include "../common/library_gen.h"
+#include "../../generators/common/bytebuf.h"
+#include "../../generators/common/rng.h"
+#include "../../generators/xray/xray_basic_model.h"
+#include "../../generators/xray/xray_basic_synth.h"
+#include "../../generators/xray/xray_model.h"
+#include "../../generators/xray/xray_synth.h"
 #include "xray_model_oracle.h"
 
 #define PARAM_BYTES 8
@@ -53,28 +58,28 @@ static void basic_round_trip(const uint8_t *param, const uint8_t *data, size_t s
     p.size = TC_XRAY_HEADER_SIZE + le16(param + 4) % MAX_TRACE;
 
     tc_rng choices;
-    lib_rng_from_bytes(&choices, data, size);
-    xray_basic_synth *s = lib_xray_basic_synth_new(&p, &choices);
+    tc_rng_from_bytes(&choices, data, size);
+    xray_basic_synth *s = xray_basic_synth_new(&p, &choices);
     FUZZ_CHECK_ALLOC(s);
-    const xray_basic_header bh = *lib_xray_basic_synth_header(s);
+    const xray_basic_header bh = *xray_basic_synth_header(s);
     tc_bytebuf bytes = {0};
-    lib_xray_basic_write_header(&bytes, &bh);
+    xray_basic_write_header(&bytes, &bh);
     xray_basic_block b = {0}, all = {0}; /* all: every record, in file order */
     int last = 0;
-    while (lib_xray_basic_synth_next(s, &b, &last)) {
-        lib_xray_basic_write_block(&bytes, &bh.h, &b);
+    while (xray_basic_synth_next(s, &b, &last)) {
+        xray_basic_write_block(&bytes, &bh.h, &b);
         for (size_t i = 0; i < b.n; i++)
-            *lib_xray_basic_insert(&all, all.n) = b.recs[i];
+            *xray_basic_insert(&all, all.n) = b.recs[i];
         if (last)
             break;
     }
-    lib_xray_basic_block_free(&b);
-    lib_xray_basic_synth_free(s);
+    xray_basic_block_free(&b);
+    xray_basic_synth_free(s);
 
     xr_run run;
     read_back(&run, &bytes, "basic mode, with events");
     xray_model_oracle_compare_basic(&bh, &all, &run, &bytes);
-    lib_xray_basic_block_free(&all);
+    xray_basic_block_free(&all);
     xr_run_free(&run);
     tc_bb_free(&bytes);
 }
@@ -100,29 +105,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint64_t padding_seed = le16(param + 6);
 
     tc_rng choices, padding;
-    lib_rng_from_bytes(&choices, data + skip, size - skip);
-    xray_synth *s = lib_xray_synth_new(&p, &choices);
+    tc_rng_from_bytes(&choices, data + skip, size - skip);
+    xray_synth *s = xray_synth_new(&p, &choices);
     FUZZ_CHECK_ALLOC(s);
-    xray_model_oracle_model m = {.fh = *lib_xray_synth_header(s)};
+    xray_model_oracle_model m = {.fh = *xray_synth_header(s)};
     tc_bytebuf bytes = {0};
-    lib_rng_seed(&padding, padding_seed);
-    lib_xray_write_header(&bytes, &m.fh);
+    tc_rng_seed(&padding, padding_seed);
+    xray_write_header(&bytes, &m.fh);
     xray_buffer b = {0};
     int last = 0;
-    while (lib_xray_synth_next(s, &b, &last)) {
+    while (xray_synth_next(s, &b, &last)) {
         xray_model_oracle_keep(&m, &b);
-        lib_xray_write_buffer(&bytes, &m.fh.h, &b, p.noisy_padding ? &padding : NULL);
+        xray_write_buffer(&bytes, &m.fh.h, &b, p.noisy_padding ? &padding : NULL);
         if (last)
             break;
     }
-    lib_xray_buffer_free(&b);
-    lib_xray_synth_free(s);
+    xray_buffer_free(&b);
+    xray_synth_free(s);
 
     /* Decoded = generated, and written again = the same bytes. */
     xr_run run;
     read_back(&run, &bytes, "with events");
     tc_bytebuf again = {0};
-    lib_rng_seed(&padding, padding_seed);
+    tc_rng_seed(&padding, padding_seed);
     xray_model_oracle_compare_fdr(&m, &run, &again, p.noisy_padding ? &padding : NULL);
     FUZZ_ASSERT_MSG(again.len == bytes.len, "the rebuilt model writes %zu bytes, not %zu",
                     again.len, bytes.len);
