@@ -215,3 +215,22 @@ const char *tb_dump_line(const tb_run *r, size_t n)
     static char buf[4096];
     return tu_text_line(r->dump ? r->dump : "", r->dump_len, n, buf, sizeof buf);
 }
+
+void tb_expect_ids(const tb_run *r, const char *ids, const char *file, unsigned line)
+{
+    tu_assert(strcmp(tb_ids(r), ids) == 0, file, line, "findings: expected [%s], got [%s]%s%s",
+              ids, tb_ids(r), r->nf ? "; first: " : "", r->nf ? r->f[0].message : "");
+}
+
+void tb_expect_at(const tb_run *r, const char *id, uint64_t off, const char *needle,
+                  const char *file, unsigned line)
+{
+    const tb_finding *f = tb_find(r, id);
+    tu_assert(f != NULL, file, line, "no %s among [%s]", id, tb_ids(r));
+    if (!f)
+        return;
+    tu_assert(f->offset == off, file, line, "%s at offset %llu, expected %llu: %s", id,
+              (unsigned long long)f->offset, (unsigned long long)off, f->message);
+    tu_assert(!needle || strstr(f->message, needle) != NULL, file, line,
+              "%s message lacks \"%s\": %s", id, needle ? needle : "", f->message);
+}

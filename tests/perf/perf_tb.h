@@ -2,7 +2,7 @@
  * Test bench for the SiFive perf layer: builds sequences of ITC messages
  * (as a container would deliver them) and runs them through the perf state
  * machine, collecting every finding with its full location, every event,
- * and the canonical dump.
+ * and the canonical dump; assertions on what a run found.
  */
 #ifndef TC_TESTS_PERF_TB_H
 #define TC_TESTS_PERF_TB_H
@@ -98,5 +98,15 @@ const tb_finding *tb_find(const tb_run *r, const char *id);
 size_t tb_count(const tb_run *r, const char *id);
 /* Line n (0-based) of the dump (static buffer). */
 const char *tb_dump_line(const tb_run *r, size_t n);
+
+/* Assertions (tests/tu.h) on a run: its findings are exactly ids
+ * (space-separated, in order; "": none); the finding of rule id is at
+ * offset off and its message holds needle (NULL: not checked). */
+void tb_expect_ids(const tb_run *r, const char *ids, const char *file, unsigned line);
+#define TB_EXPECT_IDS(r, ids) tb_expect_ids((r), (ids), __FILE__, __LINE__)
+void tb_expect_at(const tb_run *r, const char *id, uint64_t off, const char *needle,
+                  const char *file, unsigned line);
+#define TB_EXPECT_AT(r, id, off, needle)                                                           \
+    tb_expect_at((r), (id), (off), (needle), __FILE__, __LINE__)
 
 #endif
