@@ -1,7 +1,7 @@
 /*
  * A structure-aware mutator for ovni binary streams (stream.obs), shared by
  * the libFuzzer build of ovni_stream (LLVMFuzzerCustomMutator) and AFL++
- * (fuzz/ovni_afl_mutator.c, loaded with AFL_CUSTOM_MUTATOR_LIBRARY).
+ * (fuzz/afl_mutator.c, loaded with AFL_CUSTOM_MUTATOR_LIBRARY).
  *
  * The input is read the way the stream parser reads it (header, then
  * events: flags and size code, MCV, clock, payload or jumbo size and data;
