@@ -13,7 +13,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "../../parsers/xray/xray_map.h"
+#include "../../../parsers/xray/xray_map.h"
 
 static const char *const layouts[] = {"none", "pointers", "relative"};
 
