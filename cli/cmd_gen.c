@@ -14,6 +14,18 @@
 #define MAX_GEN_OPTIONS 64
 #define GEN_OPTION 0x400
 
+
+/* The generator of the i-th format when no earlier format has it (DCFG and
+ * DCFG-trace share one, listed once), else NULL. */
+static const tc_generator *generator_first_at(size_t i)
+{
+    const tc_generator *g = tc_generator_of(tc_format_at(i)->format);
+    for (size_t j = 0; g && j < i; j++)
+        if (tc_generator_of(tc_format_at(j)->format) == g)
+            return NULL;
+    return g;
+}
+
 static void help(void)
 {
     puts("usage: tracecheck gen FORMAT [OPTIONS] -o OUTPUT\n"
@@ -31,11 +43,8 @@ static void help(void)
          "                         one is named)\n"
          "  -h, --help             this help");
     for (size_t i = 0; tc_format_at(i); i++) {
-        const tc_generator *g = tc_generator_of(tc_format_at(i)->format);
-        int seen = 0;
-        for (size_t j = 0; g && j < i; j++)
-            seen |= tc_generator_of(tc_format_at(j)->format) == g;
-        if (g && g->help && !seen)
+        const tc_generator *g = generator_first_at(i);
+        if (g && g->help)
             printf("\n%s", g->help);
     }
     putchar('\n');
@@ -84,14 +93,12 @@ static int list_all(void)
 {
     for (size_t i = 0; tc_format_at(i); i++) {
         const tc_format_ops *f = tc_format_at(i);
-        const tc_generator *g = tc_generator_of(f->format);
-        int seen = 0, shared = 0;
-        for (size_t j = 0; g && j < i; j++) {
-            seen |= tc_generator_of(tc_format_at(j)->format) == g;
-            shared |= !strcmp(tc_format_at(j)->rule_family, f->rule_family);
-        }
-        if (!g || seen)
+        const tc_generator *g = generator_first_at(i);
+        if (!g)
             continue;
+        int shared = 0;
+        for (size_t j = 0; j < i; j++)
+            shared |= !strcmp(tc_format_at(j)->rule_family, f->rule_family);
         void *params = calloc(1, g->params_size ? g->params_size : 1);
         if (!params)
             return EXIT_TROUBLE;

@@ -15,9 +15,8 @@
 
 static int drawable(tc_format f)
 {
-    const tc_format_ops *ops = tc_format_ops_for(f);
-    return ops && tc_generator_of(ops->format) && tc_generator_of(ops->format)->axes &&
-           tc_generator_of(ops->format)->case_paths;
+    const tc_generator *g = tc_generator_of(f);
+    return g && g->axes && g->case_paths;
 }
 
 /* --format, else the formats the implementation reads, else all. */
