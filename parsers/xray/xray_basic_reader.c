@@ -546,8 +546,20 @@ static void record(basic_parser *p, uint64_t pos, const uint8_t *b)
 static inline __attribute__((always_inline)) size_t
 fast_run(basic_parser *p, const uint8_t *b, size_t n, uint64_t pos, const int be)
 {
-    bthread *t = p->cur;
     const int v3 = p->version >= 3, v1 = p->version == 1;
+    /* The current thread's state lives in locals while its records last,
+     * written back at a switch and at the end: kept in the thread, the
+     * depth and the TSC would wait each record for the store of the record
+     * before (the stack's frames may alias them). */
+    bthread *t = p->cur;
+    uint32_t d = 0, most = 0;
+    uint64_t tsc_last = 0, tsc_off = 0;
+    if (t) {
+        d = t->depth;
+        most = t->most;
+        tsc_last = t->tsc;
+        tsc_off = t->tsc_off;
+    }
     size_t i = 0;
     for (; i < n; i++, b += REC, pos += REC) {
         unsigned rtype = tc_rd16(b, be);
@@ -575,25 +587,33 @@ fast_run(basic_parser *p, const uint8_t *b, size_t n, uint64_t pos, const int be
             unsigned at = find(p, tid, key);
             if (!p->index[at])
                 break;
+            if (t) {
+                t->depth = d;
+                t->most = most;
+                t->tsc = tsc_last;
+                t->tsc_off = tsc_off;
+            }
             t = &p->threads[p->index[at] - 1];
             t->referenced = 1;
             p->cur = t;
+            d = t->depth;
+            most = t->most;
+            tsc_last = t->tsc;
+            tsc_off = t->tsc_off;
         }
-        uint32_t d = t->depth;
-        if (!t->have_tsc || tsc < t->tsc || t->untracked != 0 || d >= t->cap)
+        if (!t->have_tsc || tsc < tsc_last || t->untracked != 0 || d >= t->cap)
             break;
         /* d < cap: the stack is there, and stack[d - open] is in it. */
         unsigned is_exit = (type ^ (type >> 1)) & 1u, open = d != 0;
         unsigned differs = t->stack[d - open] != func;
         if (is_exit & ((open & differs) | ((open ^ 1u) & (unsigned)p->seg_mode)))
             break;
-        t->tsc = tsc;
-        t->tsc_off = pos;
+        tsc_last = tsc;
+        tsc_off = pos;
         t->stack[d] = func; /* as call_stack() */
         t->stack_off[d] = pos;
         d = d + 1u - is_exit - (is_exit & open);
-        t->depth = d;
-        t->most = (!is_exit & (d > t->most)) ? d : t->most;
+        most = (!is_exit & (d > most)) ? d : most;
         p->prev = PREV_RECORD;
         p->prev_payload = 0;
         p->prev_head = (int)type;
@@ -602,6 +622,12 @@ fast_run(basic_parser *p, const uint8_t *b, size_t n, uint64_t pos, const int be
         p->prev_tid = tid;
         p->prev_pid = pid;
         p->prev_off = pos;
+    }
+    if (t) {
+        t->depth = d;
+        t->most = most;
+        t->tsc = tsc_last;
+        t->tsc_off = tsc_off;
     }
     return i;
 }
