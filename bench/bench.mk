@@ -6,6 +6,8 @@
 #   make bench BENCH_RUNS=3 BENCH_HUGE=no   fewer runs, no 4 GiB trace
 #   make bench-xray | bench-xray-basic | bench-ovni | bench-dcfg | bench-perf |
 #        bench-json | bench-jobs | bench-progress | bench-scaling   one of them
+#   make bench-per-core                     the per-core table: each format's
+#                                           trace, validate -j 1 against cat
 #
 # The traces are cached in $(BENCH_DIR); delete it to regenerate them.
 
@@ -21,9 +23,9 @@ BENCH_BASELINE_TIMEOUT ?= 600
 BENCH_BASELINE_MEM_GIB ?= 12
 
 .PHONY: bench bench-xray bench-xray-basic bench-ovni bench-json bench-dcfg bench-perf bench-jobs \
-        bench-progress bench-scaling
+        bench-progress bench-scaling bench-per-core
 bench: bench-xray bench-xray-basic bench-ovni bench-json bench-dcfg bench-perf bench-jobs \
-       bench-progress bench-scaling
+       bench-progress bench-scaling bench-per-core
 
 bench-xray: $(TRACECHECK)
 	@TRACECHECK='$(TRACECHECK)' BENCH_DIR='$(BENCH_DIR)' LLVM_XRAY='$(LLVM_XRAY)' \
@@ -52,6 +54,9 @@ bench-perf: $(TRACECHECK)
 	@TRACECHECK='$(TRACECHECK)' BENCH_DIR='$(BENCH_DIR)' BENCH_RUNS='$(BENCH_RUNS)' \
 	    BENCH_SLOW_RUNS='$(BENCH_SLOW_RUNS)' BENCH_SEED='$(BENCH_SEED)' bench/perf/perf.sh
 
+bench-per-core: $(TRACECHECK)
+	@TRACECHECK='$(TRACECHECK)' BENCH_DIR='$(BENCH_DIR)' BENCH_RUNS='$(BENCH_RUNS)' \
+	    BENCH_SEED='$(BENCH_SEED)' bench/per_core.sh
 bench-progress: $(TRACECHECK)
 	@TRACECHECK='$(TRACECHECK)' BENCH_DIR='$(BENCH_DIR)' BENCH_RUNS='$(BENCH_RUNS)' \
 	    BENCH_SEED='$(BENCH_SEED)' bench/progress.sh

@@ -543,6 +543,31 @@ static void record(basic_parser *p, uint64_t pos, const uint8_t *b)
  * takes, so findings and state are what record() alone would give. The
  * switch to another thread (every six records or so in a real log, whose
  * threads flush their buffers in turns) stays in the loop. */
+/* What the record before an argument payload says of it (the p->prev*
+ * fields), set as record() would after the run's records b[0..n) at pos:
+ * from the last function record among them and the payloads after it. The
+ * run's first record is a function record. */
+static void fast_run_prev(basic_parser *p, const uint8_t *b, size_t n, uint64_t pos, int be)
+{
+    size_t k = n - 1;
+    while (tc_rd16(b + k * REC, be) == TC_XRAY_BASIC_ARG_PAYLOAD)
+        k--;
+    const uint8_t *f = b + k * REC;
+    p->prev = PREV_RECORD;
+    p->prev_payload = 0;
+    p->prev_head = f[3];
+    p->prev_head_off = pos + k * REC;
+    p->prev_func = (int32_t)tc_rd32(f + 4, be);
+    p->prev_tid = tc_rd32(f + 16, be);
+    p->prev_pid = tc_rd32(f + 20, be);
+    p->prev_off = pos + k * REC;
+    if (k + 1 < n) { /* payloads after it: their pid (ignored before version 3) */
+        p->prev_payload = 1;
+        p->prev_pid = tc_rd32(b + (n - 1) * REC + 12, be);
+        p->prev_off = pos + (n - 1) * REC;
+    }
+}
+
 static inline __attribute__((always_inline)) size_t
 fast_run(basic_parser *p, const uint8_t *b, size_t n, uint64_t pos, const int be)
 {
@@ -550,7 +575,9 @@ fast_run(basic_parser *p, const uint8_t *b, size_t n, uint64_t pos, const int be
     /* The current thread's state lives in locals while its records last,
      * written back at a switch and at the end: kept in the thread, the
      * depth and the TSC would wait each record for the store of the record
-     * before (the stack's frames may alias them). */
+     * before (the stack's frames may alias them). What an argument payload
+     * is judged against is the record before it, read where it lies; the
+     * p->prev* fields are set once at the end. */
     bthread *t = p->cur;
     uint32_t d = 0, most = 0;
     uint64_t tsc_last = 0, tsc_off = 0;
@@ -560,18 +587,25 @@ fast_run(basic_parser *p, const uint8_t *b, size_t n, uint64_t pos, const int be
         tsc_last = t->tsc;
         tsc_off = t->tsc_off;
     }
+    const uint8_t *const first = b;
+    const uint64_t first_pos = pos;
     size_t i = 0;
     for (; i < n; i++, b += REC, pos += REC) {
         unsigned rtype = tc_rd16(b, be);
         if (rtype == TC_XRAY_BASIC_ARG_PAYLOAD) {
-            int32_t func = (int32_t)tc_rd32(b + 4, be);
-            uint32_t tid = tc_rd32(b + 8, be), pid = tc_rd32(b + 12, be);
-            if (p->prev != PREV_RECORD || func != p->prev_func || tid != p->prev_tid ||
-                (v3 && pid != p->prev_pid) || (p->prev_head != 3 && !p->prev_payload))
+            /* After a record of the run (the first payload of a run is
+             * record()'s): an EnterArg or a payload of the same function,
+             * thread and process. */
+            if (i == 0)
                 break;
-            p->prev_payload = 1;
-            p->prev_pid = pid;
-            p->prev_off = pos;
+            const uint8_t *q = b - REC;
+            int after_payload = tc_rd16(q, be) == TC_XRAY_BASIC_ARG_PAYLOAD;
+            unsigned at = after_payload ? 8 : 16;
+            if (tc_rd32(b + 4, be) != tc_rd32(q + 4, be) ||
+                tc_rd32(b + 8, be) != tc_rd32(q + at, be) ||
+                (v3 && tc_rd32(b + 12, be) != tc_rd32(q + at + 4, be)) ||
+                (!after_payload && q[3] != 3))
+                break;
             continue;
         }
         unsigned type = b[3];
@@ -579,8 +613,7 @@ fast_run(basic_parser *p, const uint8_t *b, size_t n, uint64_t pos, const int be
             break;
         int32_t func = (int32_t)tc_rd32(b + 4, be);
         uint64_t tsc = tc_rd64(b + 8, be);
-        uint32_t tid = tc_rd32(b + 16, be), pid = tc_rd32(b + 20, be);
-        uint32_t key = v3 ? pid : 0;
+        uint32_t tid = tc_rd32(b + 16, be), key = v3 ? tc_rd32(b + 20, be) : 0;
         if (!t || t->tid != tid || t->pid != key) {
             /* What thread() does for a thread it knows; a new one is
              * record()'s. */
@@ -614,14 +647,6 @@ fast_run(basic_parser *p, const uint8_t *b, size_t n, uint64_t pos, const int be
         t->stack_off[d] = pos;
         d = d + 1u - is_exit - (is_exit & open);
         most = (!is_exit & (d > most)) ? d : most;
-        p->prev = PREV_RECORD;
-        p->prev_payload = 0;
-        p->prev_head = (int)type;
-        p->prev_head_off = pos;
-        p->prev_func = func;
-        p->prev_tid = tid;
-        p->prev_pid = pid;
-        p->prev_off = pos;
     }
     if (t) {
         t->depth = d;
@@ -629,6 +654,8 @@ fast_run(basic_parser *p, const uint8_t *b, size_t n, uint64_t pos, const int be
         t->tsc = tsc_last;
         t->tsc_off = tsc_off;
     }
+    if (i)
+        fast_run_prev(p, first, i, first_pos, be);
     return i;
 }
 
