@@ -9,6 +9,8 @@
 #   BENCH_DIR    where the traces (per-core/) and logs go      (required)
 #   BENCH_RUNS   runs of each command                          (5)
 #   BENCH_SEED   generator seed                                (1)
+#   BENCH_ONLY   rows to measure, of fdr basic ovni ovni-all pair perf,
+#                separated by commas                           (all)
 #
 # The traces, made once by `tracecheck gen` and kept in BENCH_DIR/per-core
 # (about 2.3 GiB; delete the directory to make them again):
@@ -26,6 +28,12 @@ set -eo pipefail
 RUNS=${BENCH_RUNS:-5}
 SEED=${BENCH_SEED:-1}
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "BENCH_RUNS must be a positive number, not '$RUNS'"
+ONLY=${BENCH_ONLY:-fdr,basic,ovni,ovni-all,pair,perf}
+for r in ${ONLY//,/ }; do
+    case $r in fdr | basic | ovni | ovni-all | pair | perf) ;;
+        *) die "BENCH_ONLY takes fdr, basic, ovni, ovni-all, pair and perf, not '$r'" ;; esac
+done
+wanted() { [[ ,$ONLY, == *,$1,* ]]; }
 bench_setup
 DIR=$BENCH_DIR/per-core
 mkdir -p "$DIR"
@@ -44,11 +52,11 @@ made() {
         mv "$tmp" "$out"
     fi
 }
-made fdr.xray xray --version 5 --size 512M
-made basic.xray xray-basic --size 512M
-made ovni ovni --size 512M
-made ovni-all ovni --size 512M --models all
-if [ ! -e "$DIR/pair.trace.json" ]; then
+wanted fdr && made fdr.xray xray --version 5 --size 512M
+wanted basic && made basic.xray xray-basic --size 512M
+wanted ovni && made ovni ovni --size 512M
+wanted ovni-all && made ovni-all ovni --size 512M --models all
+if wanted pair && [ ! -e "$DIR/pair.trace.json" ]; then
     echo "bench: generating the DCFG pair (tracecheck gen dcfg --size 256M, seed $SEED) ..." >&2
     "$TRACECHECK" gen dcfg --size 256M --procs 2 --threads 4 --seed "$SEED" -o "$DIR/pair.tmp" >&2 ||
         die "tracecheck gen dcfg failed"
@@ -58,7 +66,7 @@ if [ ! -e "$DIR/pair.trace.json" ]; then
     mv "$DIR/pair.tmp.dcfg.json" "$DIR/pair.dcfg.json"
     mv "$DIR/pair.tmp.trace.json" "$DIR/pair.trace.json"
 fi
-made perf.rtd perf --size 256M --container rtd
+wanted perf && made perf.rtd perf --size 256M --container rtd
 
 # bytes PATH: a file's size, or the sum over a directory's files.
 bytes() { find "$1" -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }'; }
@@ -100,12 +108,12 @@ median() {
 }
 
 echo "bench: per-core figures ($RUNS runs of each command, in turn) ..." >&2
-in_turn fdr -- "$DIR/fdr.xray"
-in_turn basic -- "$DIR/basic.xray"
-in_turn ovni -- "$DIR/ovni"
-in_turn ovniall -- "$DIR/ovni-all"
-in_turn pair -- "$DIR/pair.dcfg.json" "$DIR/pair.trace.json"
-in_turn perf -- "$DIR/perf.rtd"
+wanted fdr && in_turn fdr -- "$DIR/fdr.xray"
+wanted basic && in_turn basic -- "$DIR/basic.xray"
+wanted ovni && in_turn ovni -- "$DIR/ovni"
+wanted ovni-all && in_turn ovniall -- "$DIR/ovni-all"
+wanted pair && in_turn pair -- "$DIR/pair.dcfg.json" "$DIR/pair.trace.json"
+wanted perf && in_turn perf -- "$DIR/perf.rtd"
 
 # line ID LABEL TARGET: one row of the table; TARGET is the most times cat's
 # time, or "rate:GB/s" for a least throughput.
@@ -133,12 +141,12 @@ line() {
     echo
     printf '%-28s %9s %9s %7s %8s %8s %10s  %-14s %s\n' trace "cat s" "validate" "cat GB/s" \
         "GB/s" "x cat" "peak RSS" target verdict
-    line fdr "XRay FDR v5, $(human "${BYTES[val_fdr]}")" 3
-    line basic "XRay basic, $(human "${BYTES[val_basic]}")" 2
-    line ovni "ovni, $(human "${BYTES[val_ovni]}")" 4
-    line ovniall "ovni every model, $(human "${BYTES[val_ovniall]}")" rate:1.1
-    line pair "DCFG-trace paired, $(human "${BYTES[val_pair]}")" 4
-    line perf "SiFive perf .rtd, $(human "${BYTES[val_perf]}")" 6
+    wanted fdr && line fdr "XRay FDR v5, $(human "${BYTES[val_fdr]}")" 3
+    wanted basic && line basic "XRay basic, $(human "${BYTES[val_basic]}")" 2
+    wanted ovni && line ovni "ovni, $(human "${BYTES[val_ovni]}")" 4
+    wanted ovni-all && line ovniall "ovni every model, $(human "${BYTES[val_ovniall]}")" rate:1.1
+    wanted pair && line pair "DCFG-trace paired, $(human "${BYTES[val_pair]}")" 4
+    wanted perf && line perf "SiFive perf .rtd, $(human "${BYTES[val_perf]}")" 6
     echo
     echo "logs: $LOG_DIR/; traces: $DIR/"
 } | tee "$BENCH_DIR/results-per-core.txt"
