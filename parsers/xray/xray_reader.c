@@ -35,6 +35,8 @@ enum fast_class { FAST_FUNCTION, FAST_CALL_ARG, FAST_NEW_CPU, FAST_TSC_WRAP, FAS
 #define BS_ARG 0x04u    /* a CallArgument: taken after a record with BS_ALLOWS */
 #define BS_ALLOWS 0x08u /* Entry_Args or CallArgument: a CallArgument may follow */
 #define BS_LAST 4       /* the shift of the enum last the record leaves (2 bits) */
+#define BS_EVENT 0x40u  /* a version 5 custom or typed event: taken by a branch */
+#define BS_TYPED 0x80u  /* a typed event */
 
 #define CPU_SLOTS 16
 
@@ -299,10 +301,13 @@ static void skip_rest(xray_parser *p)
  * come in no order a processor would predict). */
 static void new_cpu(xray_parser *p, uint64_t pos, uint16_t cpu, uint64_t tsc)
 {
+    /* every slot, those not in use left out by a test rather than by the
+     * loop's count, which changes within a buffer */
     unsigned left = 0, entered = 0; /* slot + 1, 0 for none */
-    for (unsigned i = 0; i < p->ncpus; i++) {
-        left = p->cpus[i].cpu == p->cpu ? i + 1 : left;
-        entered = p->cpus[i].cpu == cpu ? i + 1 : entered;
+    for (unsigned i = 0; i < CPU_SLOTS; i++) {
+        unsigned used = i < p->ncpus;
+        left = (used & (p->cpus[i].cpu == p->cpu)) ? i + 1 : left;
+        entered = (used & (p->cpus[i].cpu == cpu)) ? i + 1 : entered;
     }
     if (p->cpu_known) {
         if (!left) {
@@ -488,20 +493,32 @@ static inline uint64_t dirty_mask(int be)
     return be ? UINT64_C(0x00000080000000c0) : UINT64_C(0x8000000000000009);
 }
 
+/* Whether the version 5 event at cur is the fast path's to take: a size
+ * and a TSC delta that are not negative, the payload before end (the
+ * window's end or the buffer's, whichever comes first). */
+static inline int event_fits(const uint8_t *cur, const uint8_t *end, const int be)
+{
+    int32_t size = (int32_t)tc_rd32(cur + 1, be), delta = (int32_t)tc_rd32(cur + 5, be);
+    return size >= 0 && delta >= 0 &&
+           (uint64_t)size <= (uint64_t)(end - cur) - TC_XRAY_METADATA_SIZE;
+}
+
 /* The records of a buffer's body that need no more than a few registers,
  * one after the other from cur: clean function records (as in
  * function_step's common path) and CallArguments after their Entry_Args or
  * another CallArgument. Metadata records come every five or six function
  * records at random places, so a test of the record's kind would be
  * mispredicted at each one: here a CallArgument is a function record whose
- * stack change and TSC delta are masked off, the record's length (8 or 16
- * bytes) comes from its tag bit, and the only branch leaves the loop, before
- * the record, for anything else (another metadata record, a dirty function
- * record, a CallArgument elsewhere or with --pedantic, an exit that does
- * not match). Takes records that start at least 32 bytes before cur + left
- * (the next record's first 16 bytes are read ahead). Returns where it
- * stopped; the caller takes that record. The stack's frame above the top is
- * written for every record, harmless as in function_step. */
+ * stack change and TSC delta are masked off (body_step, by the first
+ * byte), the record's length (8 or 16 bytes) comes from its tag bit, and
+ * the only branch is taken by anything else: a version 5 event in its
+ * common case, taken there, or what leaves the loop before the record
+ * (another metadata record, a dirty function record, a CallArgument
+ * elsewhere or with --pedantic, an exit that does not match). Takes
+ * records that start at least 32 bytes before cur + left (the next record
+ * is read ahead). Returns where it stopped; the caller takes that record.
+ * The stack's frame above the top is written for every record, harmless as
+ * in function_step. */
 static inline __attribute__((always_inline)) const uint8_t *
 body_run(xray_parser *p, fn_state *st, const uint8_t *cur, size_t left, uint64_t pos,
          const uint8_t *steps, const int be)
@@ -515,11 +532,12 @@ body_run(xray_parser *p, fn_state *st, const uint8_t *cur, size_t left, uint64_t
      * this many bytes every record finds room on the stack (depth below
      * TC_XRAY_MAX_STACK), so that the loop need not test it. */
     size_t room = 32 + 8 * (TC_XRAY_MAX_STACK - 1 - depth);
+    const uint8_t *first = cur, *end = cur + left;
     if (left > room)
         left = room;
     if (left < 32)
         return cur;
-    const uint8_t *first = cur, *last_start = cur + (left - 32);
+    const uint8_t *last_start = cur + (left - 32);
     const uint64_t bias = pos - (uint64_t)(uintptr_t)cur; /* a record's offset, less its address */
     /* BS_ARG when a CallArgument may come next */
     unsigned allow = st->last == LAST_ENTER_ARGS || st->last == LAST_CALL_ARG ? BS_ARG : 0;
@@ -538,8 +556,23 @@ body_run(xray_parser *p, fn_state *st, const uint8_t *cur, size_t left, uint64_t
         unsigned pop = e & BS_EXIT & (depth != 0);
         /* the tag bit is dirty too: a CallArgument passes only as one */
         unsigned bad = ((q & mask) != 0) | (pop & (stack[depth] != fid));
-        if (__builtin_expect(bad > (e & allow), 0)) /* e & allow: 0 or BS_ARG */
-            break;
+        if (__builtin_expect(bad > (e & allow), 0)) { /* e & allow: 0 or BS_ARG */
+            if (!(e & BS_EVENT) || !event_fits(cur, end, be))
+                break;
+            /* An event, every few dozen records, costs a mispredicted
+             * branch wherever it is taken: here it spares the return to
+             * function_run and its dispatch. Its TSC delta is not
+             * negative (event_fits). */
+            tsc += tc_rd32(cur + 5, be);
+            p->typed_events += (e & BS_TYPED) != 0;
+            allow = 0;
+            step = (unsigned)LAST_OTHER << BS_LAST;
+            cur += TC_XRAY_METADATA_SIZE + tc_rd32(cur + 1, be);
+            if (cur > last_start)
+                break;
+            q = tc_le64(cur);
+            continue;
+        }
         stack[depth + 1] = fid;
         stack_off[depth + 1] = bias + (uint64_t)(uintptr_t)cur;
         tsc += (e & BS_ARG) ? 0 : delta;
@@ -692,10 +725,12 @@ static void fast_classes(xray_parser *p)
             step = BS_ENTER | (unsigned)LAST_ENTER << BS_LAST;
         else
             step = BS_ENTER | BS_ALLOWS | (unsigned)LAST_ENTER_ARGS << BS_LAST;
+        if (c == FAST_EVENT || c == FAST_TYPED_EVENT)
+            step = BS_EVENT | (c == FAST_TYPED_EVENT ? BS_TYPED : 0);
         p->body_step[0][b] = (uint8_t)step;
         /* with --pedantic the general loop examines a CallArgument's
          * reserved bytes */
-        p->body_step[1][b] = (uint8_t)(c == FAST_CALL_ARG ? 0 : step);
+        p->body_step[1][b] = (uint8_t)(c == FAST_CALL_ARG || (step & BS_EVENT) ? 0 : step);
     }
 }
 
