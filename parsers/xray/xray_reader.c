@@ -22,13 +22,21 @@
 #include "xray_basic.h"
 #include "xray_binary.h"
 #include "xray_fields.h"
-#include "xray_simd.h"
 
 enum step { STEP_NEW_BUFFER, STEP_WALL_TIME, STEP_PID, STEP_CPU, STEP_BODY };
 enum last { LAST_OTHER, LAST_ENTER, LAST_ENTER_ARGS, LAST_CALL_ARG, LAST_UNKNOWN };
 /* What the fast path does with a record, by its first byte (function_run). */
 enum fast_class { FAST_FUNCTION, FAST_CALL_ARG, FAST_NEW_CPU, FAST_TSC_WRAP, FAST_EVENT,
                   FAST_TYPED_EVENT, FAST_OTHER };
+
+/* What body_run does with a record, by its first byte (body_step): */
+#define BS_EXIT 0x01u   /* a function record's Exit or Tail_Exit: a frame off */
+#define BS_ENTER 0x02u  /* Entry or Entry_Args: a frame on */
+#define BS_ARG 0x04u    /* a CallArgument: taken after a record with BS_ALLOWS */
+#define BS_ALLOWS 0x08u /* Entry_Args or CallArgument: a CallArgument may follow */
+#define BS_LAST 4       /* the shift of the enum last the record leaves (2 bits) */
+#define BS_EVENT 0x40u  /* a version 5 custom or typed event: taken by a branch */
+#define BS_TYPED 0x80u  /* a typed event */
 
 #define CPU_SLOTS 16
 
@@ -63,8 +71,9 @@ typedef struct xray_parser {
     uint32_t depth;
     uint64_t untracked; /* frames beyond TC_XRAY_MAX_STACK */
     tc_xray_bins *bins; /* --binary: the programs' maps; NULL: none given */
-    void (*run)(struct xray_parser *); /* the fast path of the vector level and byte order */
+    void (*run)(struct xray_parser *); /* the fast path of the byte order */
     uint8_t fast_class[256]; /* enum fast_class of a record by its first byte */
+    uint8_t body_step[2][256]; /* BS_ bits of a record by its first byte; [1]: --pedantic */
     /* Open entries (function id, offset), 1-based: stack[0] is a sentinel. */
     uint32_t stack[TC_XRAY_MAX_STACK + 2];
     uint64_t stack_off[TC_XRAY_MAX_STACK + 2];
@@ -285,31 +294,39 @@ static void skip_rest(xray_parser *p)
 
 /* ---- TSC and CPU ---- */
 
-static void remember_cpu(xray_parser *p)
-{
-    if (!p->cpu_known)
-        return;
-    for (unsigned i = 0; i < p->ncpus; i++)
-        if (p->cpus[i].cpu == p->cpu) {
-            p->cpus[i].tsc = p->tsc;
-            return;
-        }
-    unsigned slot = p->ncpus < CPU_SLOTS ? p->ncpus++ : p->cpu_next++ % CPU_SLOTS;
-    p->cpus[slot].cpu = p->cpu;
-    p->cpus[slot].tsc = p->tsc;
-}
-
+/* NewCPUId: the TSC of the CPU being left is remembered (a slot of its
+ * own, or the oldest slot when all are taken), and the new CPU's TSC must
+ * not be below what that CPU reached before. A CPU has one slot at most, so
+ * one pass finds both; it has no branch on the slots' contents (the CPUs
+ * come in no order a processor would predict). */
 static void new_cpu(xray_parser *p, uint64_t pos, uint16_t cpu, uint64_t tsc)
 {
-    remember_cpu(p);
-    for (unsigned i = 0; i < p->ncpus; i++)
-        if (p->cpus[i].cpu == cpu && tsc < p->cpus[i].tsc)
-            tc_report_ex(p->d, TC_RULE_XRAY_TSC_BACKWARDS, pos + 3, 8,
-                         TC_EXTRA(TC_VALUES(TC_UINT("cpu", cpu), TC_UINT("tsc", tsc),
-                                            TC_UINT("previous_tsc", p->cpus[i].tsc))),
-                         "NewCPUId sets CPU %u's TSC to %" PRIu64 ", below the %" PRIu64
-                         " it reached earlier in this buffer",
-                         cpu, tsc, p->cpus[i].tsc);
+    /* every slot, those not in use left out by a test rather than by the
+     * loop's count, which changes within a buffer */
+    unsigned left = 0, entered = 0; /* slot + 1, 0 for none */
+    for (unsigned i = 0; i < CPU_SLOTS; i++) {
+        unsigned used = i < p->ncpus;
+        left = (used & (p->cpus[i].cpu == p->cpu)) ? i + 1 : left;
+        entered = (used & (p->cpus[i].cpu == cpu)) ? i + 1 : entered;
+    }
+    if (p->cpu_known) {
+        if (!left) {
+            left = (p->ncpus < CPU_SLOTS ? p->ncpus++ : p->cpu_next++ % CPU_SLOTS) + 1;
+            p->cpus[left - 1].cpu = p->cpu;
+            if (entered == left) /* its slot went to the CPU being left */
+                entered = 0;
+        }
+        p->cpus[left - 1].tsc = p->tsc;
+        if (cpu == p->cpu)
+            entered = left;
+    }
+    if (entered && tsc < p->cpus[entered - 1].tsc)
+        tc_report_ex(p->d, TC_RULE_XRAY_TSC_BACKWARDS, pos + 3, 8,
+                     TC_EXTRA(TC_VALUES(TC_UINT("cpu", cpu), TC_UINT("tsc", tsc),
+                                        TC_UINT("previous_tsc", p->cpus[entered - 1].tsc))),
+                     "NewCPUId sets CPU %u's TSC to %" PRIu64 ", below the %" PRIu64
+                     " it reached earlier in this buffer",
+                     cpu, tsc, p->cpus[entered - 1].tsc);
     p->cpu_known = 1;
     p->cpu = cpu;
     p->tsc = tsc;
@@ -466,56 +483,138 @@ static void function_record(xray_parser *p, uint64_t pos, const uint8_t *b)
     }
 }
 
-/* A run of n function records that function_step would take on its common
- * path (clean: no tag bit, an action of 0 to 3, a delta of at most
- * INT32_MAX; and, as the caller makes sure, no untracked frames and room on
- * the stack for n more), with the state in registers. Gives what
- * function_step gives, record by record, but the next depth does not wait
- * for the load of the innermost frame: an exit that matches takes one frame
- * off (none at depth 0), and the rare one that does not leaves through a
- * branch the processor predicts, so that the chain from one record to the
- * next is an add, not a load. */
-static inline __attribute__((always_inline)) void
-function_clean_run(xray_parser *p, fn_state *st, uint64_t pos, const uint8_t *b, size_t n,
-                   const int be)
+/* The bits of a function record, read as a little-endian 64-bit word, that
+ * keep it off the fast path: the tag bit (a metadata record), the top bit
+ * of the action (actions above 3) and the top bit of the TSC delta (above
+ * INT32_MAX). Little-endian files: byte 0 bits 0 and 3, byte 7 bit 7;
+ * big-endian: byte 0 bits 7 and 6, byte 4 bit 7. */
+static inline uint64_t dirty_mask(int be)
+{
+    return be ? UINT64_C(0x00000080000000c0) : UINT64_C(0x8000000000000009);
+}
+
+/* Whether the version 5 event at cur is the fast path's to take: a size
+ * and a TSC delta that are not negative, the payload before end (the
+ * window's end or the buffer's, whichever comes first). */
+static inline int event_fits(const uint8_t *cur, const uint8_t *end, const int be)
+{
+    int32_t size = (int32_t)tc_rd32(cur + 1, be), delta = (int32_t)tc_rd32(cur + 5, be);
+    return size >= 0 && delta >= 0 &&
+           (uint64_t)size <= (uint64_t)(end - cur) - TC_XRAY_METADATA_SIZE;
+}
+
+/* The records of a buffer's body that need no more than a few registers,
+ * one after the other from cur: clean function records (as in
+ * function_step's common path) and CallArguments after their Entry_Args or
+ * another CallArgument. Metadata records come every five or six function
+ * records at random places, so a test of the record's kind would be
+ * mispredicted at each one: here a CallArgument is a function record whose
+ * stack change and TSC delta are masked off (body_step, by the first
+ * byte), the record's length (8 or 16 bytes) comes from its tag bit, and
+ * the only branch is taken by anything else: a version 5 event in its
+ * common case, taken there, or what leaves the loop before the record
+ * (another metadata record, a dirty function record, a CallArgument
+ * elsewhere or with --pedantic, an exit that does not match). Takes
+ * records that start at least 32 bytes before cur + left (the next record
+ * is read ahead). Returns where it stopped; the caller takes that record.
+ * The stack's frame above the top is written for every record, harmless as
+ * in function_step. */
+static inline __attribute__((always_inline)) const uint8_t *
+body_run(xray_parser *p, fn_state *st, const uint8_t *cur, size_t left, uint64_t pos,
+         const uint8_t *steps, const int be)
 {
     uint32_t *stack = p->stack;
     uint64_t *stack_off = p->stack_off;
-    uint32_t depth = st->depth;
+    size_t depth = st->depth; /* a word: an index without a widening */
     uint64_t tsc = st->tsc;
-    unsigned action = 0;
-    for (size_t i = 0; i < n; i++, b += TC_XRAY_FUNCTION_SIZE, pos += TC_XRAY_FUNCTION_SIZE) {
-        uint32_t w = tc_rd32(b, be), delta = tc_rd32(b + 4, be);
-        action = be ? (w >> 28) & 3u : (w >> 1) & 3u;
+    const uint64_t mask = dirty_mask(be);
+    /* A record moves 8 bytes or more and the depth by one at most: within
+     * this many bytes every record finds room on the stack (depth below
+     * TC_XRAY_MAX_STACK), so that the loop need not test it. */
+    size_t room = 32 + 8 * (TC_XRAY_MAX_STACK - 1 - depth);
+    const uint8_t *first = cur, *end = cur + left;
+    if (left > room)
+        left = room;
+    if (left < 32)
+        return cur;
+    const uint8_t *last_start = cur + (left - 32);
+    const uint64_t bias = pos - (uint64_t)(uintptr_t)cur; /* a record's offset, less its address */
+    /* BS_ARG when a CallArgument may come next */
+    unsigned allow = st->last == LAST_ENTER_ARGS || st->last == LAST_CALL_ARG ? BS_ARG : 0;
+    unsigned step = 0;
+    uint64_t q = tc_le64(cur);
+    for (;;) {
+        uint32_t w = be ? __builtin_bswap32((uint32_t)q) : (uint32_t)q;
+        uint32_t delta = be ? __builtin_bswap32((uint32_t)(q >> 32)) : (uint32_t)(q >> 32);
+        unsigned tag = be ? (unsigned)(q >> 7) & 1u : (unsigned)q & 1u;
+        /* The next record, 8 or 16 bytes on, chosen by the tag bit rather
+         * than loaded once the new position is known: the chain from one
+         * record to the next is then shorter by an add. */
+        uint64_t next = tag ? tc_le64(cur + 16) : tc_le64(cur + 8);
         uint32_t fid = be ? w & 0x0fffffffu : w >> 4;
-        tsc += delta;
-        unsigned is_exit = (action ^ (action >> 1)) & 1u, open = depth != 0;
-        stack[depth + 1] = fid; /* an entry's frame; above the top, harmless for an exit */
-        stack_off[depth + 1] = pos;
-        if (__builtin_expect(is_exit & open & (stack[depth] != fid), 0)) {
-            st->depth = depth;
-            mismatch(p, st, pos, action, fid);
-            depth = st->depth;
+        unsigned e = steps[q & 0xffu];
+        unsigned pop = e & BS_EXIT & (depth != 0);
+        /* the tag bit is dirty too: a CallArgument passes only as one */
+        unsigned bad = ((q & mask) != 0) | (pop & (stack[depth] != fid));
+        if (__builtin_expect(bad > (e & allow), 0)) { /* e & allow: 0 or BS_ARG */
+            if (!(e & BS_EVENT) || !event_fits(cur, end, be))
+                break;
+            /* An event, every few dozen records, costs a mispredicted
+             * branch wherever it is taken: here it spares the return to
+             * function_run and its dispatch. Its TSC delta is not
+             * negative (event_fits). */
+            tsc += tc_rd32(cur + 5, be);
+            p->typed_events += (e & BS_TYPED) != 0;
+            allow = 0;
+            step = (unsigned)LAST_OTHER << BS_LAST;
+            cur += TC_XRAY_METADATA_SIZE + tc_rd32(cur + 1, be);
+            if (cur > last_start)
+                break;
+            q = tc_le64(cur);
             continue;
         }
-        depth = depth + 1u - is_exit - (is_exit & open);
+        stack[depth + 1] = fid;
+        stack_off[depth + 1] = bias + (uint64_t)(uintptr_t)cur;
+        tsc += (e & BS_ARG) ? 0 : delta;
+        depth += ((e & BS_ENTER) >> 1) - (size_t)pop;
+        allow = (e & BS_ALLOWS) >> 1;
+        step = e;
+        cur += TC_XRAY_FUNCTION_SIZE + TC_XRAY_FUNCTION_SIZE * tag;
+        q = next;
+        if (cur > last_start)
+            break;
     }
-    st->depth = depth;
+    st->depth = (uint32_t)depth;
     st->tsc = tsc;
-    unsigned is_exit = (action ^ (action >> 1)) & 1u;
-    st->last = is_exit ? LAST_OTHER : action == TC_XRAY_ENTER ? LAST_ENTER : LAST_ENTER_ARGS;
+    if (cur != first) /* what the last record taken leaves */
+        st->last = (int)(step >> BS_LAST & 3u);
+    return cur;
 }
 
-/* The fast path: consecutive function records wholly inside both the window
- * and the buffer. Eight records at a time, a vector test (xray_simd.h)
- * finds which are clean function records; the clean ones before the first
- * other go through function_clean_run, the other one through function_step
- * or, when it is a metadata record, as below. It stops at the first
- * metadata record other than a CallArgument after its Entry_Args, the
- * buffer's end or the window's end, and leaves dumps (which want an event
- * per record) to the general loop. */
-static inline __attribute__((always_inline)) void function_run(xray_parser *p, const int be,
-                                                               const tc_xray_dirty8_fn dirty8)
+/* body_run out of line, for each byte order: inlined into the fast path,
+ * the loop shares its registers with the rest of it, and its state goes
+ * through the stack; a call every dozen records or so costs less. */
+static __attribute__((noinline)) const uint8_t *
+body_run_le(xray_parser *p, fn_state *st, const uint8_t *cur, size_t left, uint64_t pos,
+            const uint8_t *steps)
+{
+    return body_run(p, st, cur, left, pos, steps, 0);
+}
+
+static __attribute__((noinline)) const uint8_t *
+body_run_big(xray_parser *p, fn_state *st, const uint8_t *cur, size_t left, uint64_t pos,
+             const uint8_t *steps)
+{
+    return body_run(p, st, cur, left, pos, steps, 1);
+}
+
+/* The fast path: the records of a buffer's body wholly inside both the
+ * window and the buffer. body_run takes the common ones; what it stops at
+ * goes through function_step or, when it is a metadata record, as below.
+ * It stops at the first metadata record it cannot take here, the buffer's
+ * end or the window's end, and leaves dumps (which want an event per
+ * record) to the general loop. */
+static inline __attribute__((always_inline)) void function_run(xray_parser *p, const int be)
 {
     tc_reader *r = p->r;
     /* With --binary every record is looked up, and a view (fields.h) wants
@@ -530,19 +629,14 @@ static inline __attribute__((always_inline)) void function_run(xray_parser *p, c
     uint64_t base_off = r->base_off;
     const uint8_t *fast = p->fast_class;
     const int pedantic = tc_rule_enabled(p->d, TC_RULE_XRAY_RECORD_RESERVED_NONZERO);
-    const uint64_t mask = tc_xray_dirty_mask(be);
     fn_state st = fn_load(p);
     while (end - cur >= TC_XRAY_FUNCTION_SIZE) {
-        if (end - cur >= 8 * TC_XRAY_FUNCTION_SIZE && !st.untracked &&
-            st.depth <= TC_XRAY_MAX_STACK - 8) {
-            unsigned dirty = dirty8(cur, mask);
-            unsigned n = dirty ? (unsigned)__builtin_ctz(dirty) : 8u;
-            if (n) {
-                function_clean_run(p, &st, base_off + (uint64_t)(cur - base), cur, n, be);
-                cur += n * TC_XRAY_FUNCTION_SIZE;
-                if (n == 8)
-                    continue;
-            }
+        if (!st.untracked && st.depth < TC_XRAY_MAX_STACK) {
+            cur = (be ? body_run_big : body_run_le)(p, &st, cur, (size_t)(end - cur),
+                                                    base_off + (uint64_t)(cur - base),
+                                                    p->body_step[pedantic != 0]);
+            if (end - cur < TC_XRAY_FUNCTION_SIZE)
+                break;
         }
         if (!(be ? cur[0] >> 7 : cur[0] & 1)) {
             function_step(p, &st, base_off + (uint64_t)(cur - base), cur, be);
@@ -557,7 +651,7 @@ static inline __attribute__((always_inline)) void function_run(xray_parser *p, c
         if (end - cur < TC_XRAY_METADATA_SIZE || pedantic)
             break;
         switch (fast[cur[0]]) {
-        case FAST_CALL_ARG: /* right after its Entry_Args: the commonest */
+        case FAST_CALL_ARG: /* right after its Entry_Args */
             if (st.last != LAST_ENTER_ARGS && st.last != LAST_CALL_ARG)
                 goto out;
             st.last = LAST_CALL_ARG;
@@ -620,42 +714,29 @@ static void fast_classes(xray_parser *p)
         else if (meta_kind(p, (uint8_t)b) == TC_XRAY_TYPED_EVENT && p->version >= 5)
             c = FAST_TYPED_EVENT;
         p->fast_class[b] = (uint8_t)c;
+        /* body_run: a function record's action (actions above 3 and
+         * metadata records other than CallArgument are dirty bits) */
+        unsigned action = p->be ? (b >> 4) & 3u : (b >> 1) & 3u, step;
+        if (c == FAST_CALL_ARG)
+            step = BS_ARG | BS_ALLOWS | (unsigned)LAST_CALL_ARG << BS_LAST;
+        else if (action == TC_XRAY_EXIT || action == TC_XRAY_TAIL_EXIT)
+            step = BS_EXIT | (unsigned)LAST_OTHER << BS_LAST;
+        else if (action == TC_XRAY_ENTER)
+            step = BS_ENTER | (unsigned)LAST_ENTER << BS_LAST;
+        else
+            step = BS_ENTER | BS_ALLOWS | (unsigned)LAST_ENTER_ARGS << BS_LAST;
+        if (c == FAST_EVENT || c == FAST_TYPED_EVENT)
+            step = BS_EVENT | (c == FAST_TYPED_EVENT ? BS_TYPED : 0);
+        p->body_step[0][b] = (uint8_t)step;
+        /* with --pedantic the general loop examines a CallArgument's
+         * reserved bytes */
+        p->body_step[1][b] = (uint8_t)(c == FAST_CALL_ARG || (step & BS_EVENT) ? 0 : step);
     }
 }
 
-/* One fast path a vector level and byte order, the level's instructions
- * allowed in it. */
-#define FUNCTION_RUN(name, be, dirty8, ...)                                                      \
-    static __attribute__((noinline __VA_ARGS__)) void name(xray_parser *p)                       \
-    {                                                                                            \
-        function_run(p, be, dirty8);                                                             \
-    }
-FUNCTION_RUN(function_run_le, 0, tc_xray_dirty8_scalar)
-FUNCTION_RUN(function_run_big, 1, tc_xray_dirty8_scalar)
-#if TC_SIMD_X86
-FUNCTION_RUN(function_run_le_sse2, 0, tc_xray_dirty8_sse2, , target("sse2"))
-FUNCTION_RUN(function_run_big_sse2, 1, tc_xray_dirty8_sse2, , target("sse2"))
-FUNCTION_RUN(function_run_le_avx2, 0, tc_xray_dirty8_avx2, , target("avx2"))
-FUNCTION_RUN(function_run_big_avx2, 1, tc_xray_dirty8_avx2, , target("avx2"))
-FUNCTION_RUN(function_run_le_avx512, 0, tc_xray_dirty8_avx512, , target("avx512f,avx512bw"))
-FUNCTION_RUN(function_run_big_avx512, 1, tc_xray_dirty8_avx512, , target("avx512f,avx512bw"))
-#endif
-#undef FUNCTION_RUN
-
-static void (*function_run_for(int be, tc_simd_level level))(xray_parser *)
-{
-#if TC_SIMD_X86
-    switch (level) {
-    case TC_SIMD_AVX512: return be ? function_run_big_avx512 : function_run_le_avx512;
-    case TC_SIMD_AVX2: return be ? function_run_big_avx2 : function_run_le_avx2;
-    case TC_SIMD_SSE2: return be ? function_run_big_sse2 : function_run_le_sse2;
-    default: break;
-    }
-#else
-    (void)level;
-#endif
-    return be ? function_run_big : function_run_le;
-}
+/* The fast path of each byte order. */
+static __attribute__((noinline)) void function_run_le(xray_parser *p) { function_run(p, 0); }
+static __attribute__((noinline)) void function_run_big(xray_parser *p) { function_run(p, 1); }
 
 static void call_argument(xray_parser *p, uint64_t pos, const uint8_t *b)
 {
@@ -1191,7 +1272,7 @@ static int parse_header(xray_parser *p, read_mode mode)
     }
     const int be = p->be;
     p->h.big_endian = be;
-    p->run = function_run_for(be, tc_simd_level_get());
+    p->run = be ? function_run_big : function_run_le;
     p->h.version = tc_rd16(b, be);
     p->version = p->h.version;
     fast_classes(p);
