@@ -1,6 +1,6 @@
 /*
- * The decoding of a run of common events (ovni_scan.h). The scalar version
- * is the reference; the others give the same results.
+ * The decoding of a run of common events (ovni_scan.h): the scalar version,
+ * the only one (ovni_scan.h says why).
  */
 #include "ovni_scan.h"
 

@@ -2,8 +2,10 @@
  * A run of a stream's common events decoded ahead of the model layer
  * (ovni_run.c): each event's place, model and event index, found from its
  * header alone, so that the walk from event to event never waits on what
- * the model does with them. A scalar reference and vector versions, chosen
- * once (parsers/common/simd.h); every version gives the same decoding.
+ * the model does with them. One scalar version, picked through a pointer
+ * so that a vector one could take its place: an event's start is known only
+ * once the event before it is read (its size code), so vector compares
+ * would repeat the chain's work (docs/benchmarks.md, ovni).
  */
 #ifndef TC_OVNI_SCAN_H
 #define TC_OVNI_SCAN_H
