@@ -118,7 +118,8 @@ measure cat_1g "$RUNS" "$S1G" -- cat -- "$T1G"
 measure validate_1g "$RUNS" "$S1G" -- "$TRACECHECK" validate "$T1G"
 measure validate_j1_1g "$RUNS" "$S1G" -- "$TRACECHECK" validate -j 1 "$T1G"
 measure validate_256m "$RUNS" "$S256" -- "$TRACECHECK" validate "$T256"
-# The per-core figure: one thread against cat of the same file, in turn.
+# The per-core figure: one thread against cat of the same file, each RUNS
+# times one after the other (make bench-per-core takes them in turn).
 measure cat_512m "$RUNS" "$S512" -- cat -- "$T512"
 measure validate_j1_512m "$RUNS" "$S512" -- "$TRACECHECK" validate -j 1 "$T512"
 if [ -n "$T4G" ]; then

@@ -131,7 +131,8 @@ measure b_cat_1g "$RUNS" "$S1G" -- cat -- "$L1G"
 measure b_validate_1g "$RUNS" "$S1G" -- "$TRACECHECK" validate "$L1G"
 measure b_validate_256m "$RUNS" "$S256" -- "$TRACECHECK" validate "$L256"
 measure b_pedantic_1g "$RUNS" "$S1G" -- "$TRACECHECK" validate --pedantic "$L1G"
-# The per-core figure: one thread against cat of the same file, in turn.
+# The per-core figure: one thread against cat of the same file, each RUNS
+# times one after the other (make bench-per-core takes them in turn).
 measure b_cat_512m "$RUNS" "$S512" -- cat -- "$L512"
 measure b_validate_j1_512m "$RUNS" "$S512" -- "$TRACECHECK" validate -j 1 "$L512"
 # convert has no output that costs nothing; raw (the records written back
