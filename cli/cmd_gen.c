@@ -14,7 +14,6 @@
 #define MAX_GEN_OPTIONS 64
 #define GEN_OPTION 0x400
 
-
 /* The generator of the i-th format when no earlier format has it (DCFG and
  * DCFG-trace share one, listed once), else NULL. */
 static const tc_generator *generator_first_at(size_t i)

@@ -543,6 +543,26 @@ static void record(basic_parser *p, uint64_t pos, const uint8_t *b)
  * takes, so findings and state are what record() alone would give. The
  * switch to another thread (every six records or so in a real log, whose
  * threads flush their buffers in turns) stays in the loop. */
+
+/* What fast_run keeps of the current thread in locals (see there). */
+typedef struct thread_hot {
+    uint32_t depth, most;
+    uint64_t tsc, tsc_off;
+} thread_hot;
+
+static inline thread_hot hot_load(const bthread *t)
+{
+    return (thread_hot){t->depth, t->most, t->tsc, t->tsc_off};
+}
+
+static inline void hot_store(bthread *t, thread_hot h)
+{
+    t->depth = h.depth;
+    t->most = h.most;
+    t->tsc = h.tsc;
+    t->tsc_off = h.tsc_off;
+}
+
 /* What the record before an argument payload says of it (the p->prev*
  * fields), set as record() would after the run's records b[0..n) at pos:
  * from the last function record among them and the payloads after it. The
@@ -579,14 +599,7 @@ fast_run(basic_parser *p, const uint8_t *b, size_t n, uint64_t pos, const int be
      * is judged against is the record before it, read where it lies; the
      * p->prev* fields are set once at the end. */
     bthread *t = p->cur;
-    uint32_t d = 0, most = 0;
-    uint64_t tsc_last = 0, tsc_off = 0;
-    if (t) {
-        d = t->depth;
-        most = t->most;
-        tsc_last = t->tsc;
-        tsc_off = t->tsc_off;
-    }
+    thread_hot h = t ? hot_load(t) : (thread_hot){0, 0, 0, 0};
     const uint8_t *const first = b;
     const uint64_t first_pos = pos;
     size_t i = 0;
@@ -620,40 +633,31 @@ fast_run(basic_parser *p, const uint8_t *b, size_t n, uint64_t pos, const int be
             unsigned at = find(p, tid, key);
             if (!p->index[at])
                 break;
-            if (t) {
-                t->depth = d;
-                t->most = most;
-                t->tsc = tsc_last;
-                t->tsc_off = tsc_off;
-            }
+            if (t)
+                hot_store(t, h);
             t = &p->threads[p->index[at] - 1];
             t->referenced = 1;
             p->cur = t;
-            d = t->depth;
-            most = t->most;
-            tsc_last = t->tsc;
-            tsc_off = t->tsc_off;
+            h = hot_load(t);
         }
-        if (!t->have_tsc || tsc < tsc_last || t->untracked != 0 || d >= t->cap)
+        uint32_t d = h.depth;
+        if (!t->have_tsc || tsc < h.tsc || t->untracked != 0 || d >= t->cap)
             break;
         /* d < cap: the stack is there, and stack[d - open] is in it. */
         unsigned is_exit = (type ^ (type >> 1)) & 1u, open = d != 0;
         unsigned differs = t->stack[d - open] != func;
         if (is_exit & ((open & differs) | ((open ^ 1u) & (unsigned)p->seg_mode)))
             break;
-        tsc_last = tsc;
-        tsc_off = pos;
+        h.tsc = tsc;
+        h.tsc_off = pos;
         t->stack[d] = func; /* as call_stack() */
         t->stack_off[d] = pos;
         d = d + 1u - is_exit - (is_exit & open);
-        most = (!is_exit & (d > most)) ? d : most;
+        h.depth = d;
+        h.most = (!is_exit & (d > h.most)) ? d : h.most;
     }
-    if (t) {
-        t->depth = d;
-        t->most = most;
-        t->tsc = tsc_last;
-        t->tsc_off = tsc_off;
-    }
+    if (t)
+        hot_store(t, h);
     if (i)
         fast_run_prev(p, first, i, first_pos, be);
     return i;

@@ -676,15 +676,13 @@ static inline __attribute__((always_inline)) void function_run(xray_parser *p, c
         }
         case FAST_EVENT:
         case FAST_TYPED_EVENT: { /* version 5 (fast_class): a TSC delta */
-            int32_t size = (int32_t)tc_rd32(cur + 1, be), delta = (int32_t)tc_rd32(cur + 5, be);
-            uint64_t pos = base_off + (uint64_t)(cur - base);
-            if (size < 0 || delta < 0 || (uint64_t)size > p->end - pos - TC_XRAY_METADATA_SIZE ||
-                (uint64_t)size > (uint64_t)(end - cur) - TC_XRAY_METADATA_SIZE)
+            /* end is the buffer's end or before it: the payload is in both */
+            if (!event_fits(cur, end, be))
                 goto out;
-            st.tsc += (uint64_t)(int64_t)delta;
+            st.tsc += tc_rd32(cur + 5, be);
             st.last = LAST_OTHER;
             p->typed_events += fast[cur[0]] == FAST_TYPED_EVENT;
-            cur += TC_XRAY_METADATA_SIZE + (uint32_t)size;
+            cur += TC_XRAY_METADATA_SIZE + tc_rd32(cur + 1, be);
             continue;
         }
         default:
